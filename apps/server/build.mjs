@@ -1,0 +1,15 @@
+// Bundles the server and the workspace packages into one ESM file; npm dependencies stay external.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['src/main.ts', 'src/cli/create-user.ts'],
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  sourcemap: true,
+  packages: 'external',
+  alias: { '@tradedesk/contract': '../../packages/contract/src/index.ts', '@tradedesk/domain': '../../packages/domain/src/index.ts' },
+  logLevel: 'warning',
+});

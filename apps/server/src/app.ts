@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
+import fastifyMultipart from '@fastify/multipart';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config';
+import type { AppContext } from './context';
+import { openDatabase } from './db';
+import { newId } from './lib/ids';
+import { registerAuth } from './plugins/auth';
+import { registerErrorHandling } from './plugins/errors';
+import { registerAuthRoutes } from './modules/auth/auth.routes';
+import { createTokenService } from './modules/auth/tokens';
+import { registerHealthRoutes } from './modules/health/health.routes';
+import { registerWatchlistRoutes } from './modules/watchlist/watchlist.routes';
+
+export const APP_VERSION = '0.1.0';
+
+export interface RouteInfo {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Every route registered, for checks that must hold on all of them (auth, docs). */
+  routes: RouteInfo[];
+}
+
+/** Builds the whole server (plugins, modules, DB, migrations) without listening. */
+export async function buildApp(config: AppConfig): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers.authorization', 'req.body.password', '*.password', '*.token', '*.refresh', '*.access'],
+        censor: '[redacted]',
+      },
+    },
+    genReqId: () => newId(),
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  const routes: RouteInfo[] = [];
+  app.addHook('onRoute', (route) => {
+    // swagger-ui's own routes are public documentation pages.
+    if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), public: true };
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  });
+
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const shutdownFns: Array<() => Promise<void> | void> = [];
+  const userCreatedFns: Array<(id: string) => Promise<void>> = [];
+  const ctx: AppContext = {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    tokens: createTokenService(config.jwtSecret, config.accessTokenTtlSeconds, config.refreshTokenTtlSeconds),
+    log: app.log,
+    onShutdown: (fn) => void shutdownFns.push(fn),
+    onUserCreated: (fn) => void userCreatedFns.push(fn),
+    async userCreated(id) {
+      for (const fn of userCreatedFns) await fn(id);
+    },
+  };
+  app.addHook('onClose', async () => {
+    // Newest first: features stop before the things they depend on.
+    for (const fn of shutdownFns.reverse()) await fn();
+    await handle.close();
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'TradeDesk API', version: APP_VERSION, description: 'Trade manager and trading journal' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: false } });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 20 } });
+  registerAuth(app, ctx.tokens);
+
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  registerHealthRoutes(app, handle, APP_VERSION);
+  registerAuthRoutes(app, ctx);
+  registerWatchlistRoutes(app, ctx);
+
+  registerSpa(app, config.webDist);
+  return { app, ctx, routes };
+}
+
+/** Serves the built web app; unknown non-API paths get index.html so that the client router decides. */
+function registerSpa(app: FastifyInstance, webDist: string | undefined): void {
+  const root = webDist && existsSync(path.join(webDist, 'index.html')) ? path.resolve(webDist) : undefined;
+  if (root) {
+    void app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      setHeaders(reply, filePath) {
+        reply.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    if (root && request.method === 'GET' && !url.startsWith('/api/') && !url.startsWith('/ws/')) {
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ detail: 'Not found.' });
+  });
+}

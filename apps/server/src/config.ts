@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined))
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+      message: 'DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)',
+    }),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  SECRETS_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+  SIM_SEED: z.coerce.number().int().default(20240601),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  secretsKey: Buffer;
+  logLevel: Env['LOG_LEVEL'];
+  /** Folder of the built web app; unset or missing means the API runs alone. */
+  webDist: string | undefined;
+  simSeed: number;
+  /** Login attempts allowed per IP and username in one minute. */
+  loginAttemptsPerMinute: number;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+}
+
+/** Reads a secret kept in DATA_DIR, creating it once (0600) when it does not exist yet. */
+function persistedSecret(dataDir: string, file: string, bytes: number): Buffer {
+  const p = path.join(dataDir, file);
+  if (existsSync(p)) return Buffer.from(readFileSync(p, 'utf8').trim(), 'base64');
+  const value = randomBytes(bytes);
+  writeFileSync(p, value.toString('base64'), { mode: 0o600, flag: 'wx' });
+  chmodSync(p, 0o600);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(overrides.dataDir ?? e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const jwtSecret = overrides.jwtSecret ?? e.JWT_SECRET ?? persistedSecret(dataDir, 'jwt-secret', 48).toString('base64');
+  let secretsKey: Buffer;
+  if (overrides.secretsKey) secretsKey = overrides.secretsKey;
+  else if (e.SECRETS_KEY) {
+    secretsKey = Buffer.from(e.SECRETS_KEY, 'base64');
+    if (secretsKey.length !== 32) throw new Error('Invalid configuration:\n  SECRETS_KEY: must be 32 bytes, base64');
+  } else secretsKey = persistedSecret(dataDir, 'secrets.key', 32);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    jwtSecret,
+    secretsKey,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST,
+    simSeed: e.SIM_SEED,
+    loginAttemptsPerMinute: 10,
+    accessTokenTtlSeconds: 60 * 60,
+    refreshTokenTtlSeconds: 7 * 24 * 60 * 60,
+    ...overrides,
+  };
+}

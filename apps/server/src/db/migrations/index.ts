@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as m0001 from './0001_foundation';
+
+/** Every migration, by a name that sorts in the order they must run. Append only. */
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+};

@@ -1,0 +1,35 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HttpError } from '../lib/http-error';
+
+/** Turns every failure into `{detail}` with the right status; 5xx details are hidden and logged. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof HttpError) {
+      return reply.status(err.statusCode).send({ detail: err.detail });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string[]> = {};
+      for (const v of err.validation) {
+        const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+        const key = path || (err.validationContext === 'body' ? 'non_field_errors' : (err.validationContext ?? 'request'));
+        (fields[key] ??= []).push(v.message ?? 'Invalid value.');
+      }
+      return reply.status(400).send({ detail: fields });
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
+      return reply.status(500).send({ detail: `Internal server error (reference ${request.id}).` });
+    }
+    const status = err.statusCode ?? 500;
+    if (status < 500) {
+      const detail =
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
+          ? 'JSON parse error: the request body is not valid JSON.'
+          : err.message;
+      return reply.status(status).send({ detail });
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.status(status).send({ detail: `Internal server error (reference ${request.id}).` });
+  });
+}
