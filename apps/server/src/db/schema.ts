@@ -20,7 +20,25 @@ export interface WatchlistItemsTable {
   created_at: string;
 }
 
+export interface TradingAccountsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  broker: string;
+  platform: 'SIM' | 'MT5' | 'cTrader';
+  username: string;
+  password_enc: string | null;
+  account_number: string | null;
+  broker_server: string | null;
+  currency: string;
+  leverage: number;
+  meta: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   watchlist_items: WatchlistItemsTable;
+  trading_accounts: TradingAccountsTable;
 }
