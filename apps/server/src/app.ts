@@ -11,6 +11,7 @@ import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import { openDatabase } from './db';
 import { newId } from './lib/ids';
+import { createSecretBox } from './lib/secrets';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
@@ -68,6 +69,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     db: handle.db,
     dialect: handle.dialect,
     tokens: createTokenService(config.jwtSecret, config.accessTokenTtlSeconds, config.refreshTokenTtlSeconds),
+    secrets: createSecretBox(config.secretsKey),
     log: app.log,
     onShutdown: (fn) => void shutdownFns.push(fn),
     onUserCreated: (fn) => void userCreatedFns.push(fn),

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config';
 import type { Db, Dialect } from './db';
+import type { SecretBox } from './lib/secrets';
 import type { TokenService } from './modules/auth/tokens';
 
 /** What every module is built from: plain values, no container. */
@@ -9,6 +10,8 @@ export interface AppContext {
   db: Db;
   dialect: Dialect;
   tokens: TokenService;
+  /** Encrypts broker passwords and tokens at rest. */
+  secrets: SecretBox;
   log: FastifyBaseLogger;
   /** Work to finish before the process exits (jobs, broker connections, timers). */
   onShutdown(fn: () => Promise<void> | void): void;
