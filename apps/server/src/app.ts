@@ -43,6 +43,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
         paths: ['req.headers.authorization', 'req.body.password', '*.password', '*.token', '*.refresh', '*.access'],
         censor: '[redacted]',
       },
+      ...(config.logStream ? { stream: config.logStream } : {}),
     },
     genReqId: () => newId(),
     routerOptions: { ignoreTrailingSlash: true },

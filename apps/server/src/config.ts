@@ -19,6 +19,12 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   SIM_SEED: z.coerce.number().int().default(20240601),
+  MT5_BRIDGE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.trim().replace(/\/+$/, '') : undefined))
+    .refine((v) => v === undefined || /^https?:\/\//.test(v), { message: 'MT5_BRIDGE_URL must be an http(s):// URL' }),
+  MT5_BRIDGE_TOKEN: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -34,6 +40,12 @@ export interface AppConfig {
   /** Folder of the built web app; unset or missing means the API runs alone. */
   webDist: string | undefined;
   simSeed: number;
+  /** Base URL of the MT5 bridge service (docs/mt5-bridge.md); unset means MT5 is not available. */
+  mt5BridgeUrl: string | undefined;
+  /** Optional shared secret the bridge expects in `X-Bridge-Token`. */
+  mt5BridgeToken: string | undefined;
+  /** Where log lines go instead of stdout (tests capture them). */
+  logStream?: { write(line: string): void };
   /** Login attempts allowed per IP and username in one minute. */
   loginAttemptsPerMinute: number;
   accessTokenTtlSeconds: number;
@@ -76,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     simSeed: e.SIM_SEED,
+    mt5BridgeUrl: e.MT5_BRIDGE_URL,
+    mt5BridgeToken: e.MT5_BRIDGE_TOKEN || undefined,
     loginAttemptsPerMinute: 10,
     accessTokenTtlSeconds: 60 * 60,
     refreshTokenTtlSeconds: 7 * 24 * 60 * 60,
