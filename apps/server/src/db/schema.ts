@@ -37,8 +37,90 @@ export interface TradingAccountsTable {
   updated_at: string;
 }
 
+/** Simulated broker state (migration 0003): money in integer minor units of the account currency. */
+export interface SimAccountsTable {
+  account_id: string;
+  user_id: string;
+  balance_minor: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SimBalanceHistoryTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  time: string;
+  delta_minor: number;
+  balance_minor: number;
+  reason: 'DEPOSIT' | 'DEAL';
+  deal_id: string | null;
+}
+
+export interface SimOrdersTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  client_order_id: string;
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  kind: 'MARKET' | 'LIMIT';
+  volume: number;
+  limit_price: number | null;
+  stop_loss: number | null;
+  take_profit: number | null;
+  stop_loss_distance: number | null;
+  take_profit_distance: number | null;
+  comment: string;
+  status: 'PENDING' | 'FILLED' | 'CANCELLED';
+  position_id: string | null;
+  fill_price: number | null;
+  filled_at: string | null;
+  created_at: string;
+}
+
+export interface SimPositionsTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  order_id: string;
+  client_order_id: string | null;
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  volume: number;
+  entry_price: number;
+  stop_loss: number | null;
+  take_profit: number | null;
+  commission_minor: number;
+  swap_minor: number;
+  opened_at: string;
+}
+
+export interface SimDealsTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  order_id: string;
+  position_id: string;
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  entry: 'IN' | 'OUT';
+  volume: number;
+  price: number;
+  profit_minor: number;
+  commission_minor: number;
+  swap_minor: number;
+  reason: string;
+  time: string;
+}
+
 export interface Database {
   users: UsersTable;
   watchlist_items: WatchlistItemsTable;
   trading_accounts: TradingAccountsTable;
+  sim_accounts: SimAccountsTable;
+  sim_balance_history: SimBalanceHistoryTable;
+  sim_orders: SimOrdersTable;
+  sim_positions: SimPositionsTable;
+  sim_deals: SimDealsTable;
 }

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_foundation';
 import * as m0002 from './0002_accounts';
+import * as m0003 from './0003_sim_broker';
 
 /** Every migration, by a name that sorts in the order they must run. Append only. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_accounts': m0002,
+  '0003_sim_broker': m0003,
 };
