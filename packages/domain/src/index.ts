@@ -1,3 +1,4 @@
+export * from './win-rate';
 export * from './money';
 export * from './rounding';
 export * from './currency';
