@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { calculateLotSize, floorVolume, type LotSizeInput } from './lot-size';
 import { priceMoveValue, rateTable } from './currency';
 
+type InputOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
 const FX = { volume_min: 0.01, volume_step: 0.01, volume_max: 100 };
 const rates = rateTable({ USDJPY: 160, EURUSD: 1.25 });
 
@@ -159,7 +161,7 @@ describe('calculateLotSize: properties', () => {
     volumeMax: fc.constantFrom(10, 100, 1000),
     maxLotSize: fc.option(fc.constantFrom(0.5, 1, 5, 50), { nil: null }),
   });
-  const run = (i: fc.RecordValue<typeof input>) =>
+  const run = (i: InputOf<typeof input>) =>
     calculateLotSize({
       equity: i.equity,
       riskPercent: i.riskPercent,
