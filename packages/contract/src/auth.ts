@@ -28,6 +28,12 @@ export const passwordField = z
   .max(1024);
 
 export const bootstrapRequest = z.object({ username: usernameField, password: passwordField });
+export const createUserRequest = z.object({
+  username: usernameField,
+  password: passwordField,
+  is_staff: z.boolean().optional(),
+});
+
 export const bootstrapStatus = z.object({ needs_bootstrap: z.boolean() });
 export type BootstrapStatus = z.infer<typeof bootstrapStatus>;
 

@@ -4,6 +4,7 @@ import {
   AUTH_MESSAGES,
   bootstrapRequest,
   bootstrapStatus,
+  createUserRequest,
   currentUser,
   errorBody,
   refreshRequest,
@@ -12,7 +13,7 @@ import {
   tokenResponse,
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
-import { HttpError, unauthorized } from '../../lib/http-error';
+import { forbidden, HttpError, unauthorized } from '../../lib/http-error';
 import { DUMMY_HASH_PROMISE, verifyPassword } from '../../lib/password';
 import { usersRepo } from '../users/users.repo';
 import { usersService } from '../users/users.service';
@@ -33,14 +34,17 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
     async (request, reply) => {
       const { username, password } = request.body;
-      const wait = limiter.attempt(request.ip, username);
+      const wait = limiter.retryAfter(request.ip, username);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         throw new HttpError(429, `${AUTH_MESSAGES.tooManyAttempts} (retry in ${wait} s)`);
       }
       const row = await users.byUsername(username);
       const ok = await verifyPassword(password, row?.password_hash ?? (await DUMMY_HASH_PROMISE));
-      if (!row || !ok) throw unauthorized(AUTH_MESSAGES.badCredentials);
+      if (!row || !ok) {
+        limiter.recordFailure(request.ip, username);
+        throw unauthorized(AUTH_MESSAGES.badCredentials);
+      }
       return ctx.tokens.issue({ id: row.id, username: row.username, is_staff: row.is_staff === 1 });
     },
   );
@@ -77,6 +81,19 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
       const user = await service.bootstrap(request.body.username, request.body.password);
       reply.status(201);
       return ctx.tokens.issue(user);
+    },
+  );
+
+  // Staff add the other users of an installation (the first user is staff).
+  r.post(
+    '/api/users/',
+    { schema: { tags, body: createUserRequest, response: { 201: currentUser, 403: errorBody, 409: errorBody } } },
+    async (request, reply) => {
+      if (!request.user.is_staff) throw forbidden('Only staff may create users.');
+      const { username, password, is_staff } = request.body;
+      const user = await service.create(username, password, is_staff ?? false);
+      reply.status(201);
+      return user;
     },
   );
 }

@@ -1,0 +1,158 @@
+import { expect, signIn, test } from './fixtures';
+
+const ROUTES: Array<[string, string]> = [
+  ['/dashboard', 'Overall Stats (Per Account)'],
+  ['/accounts', 'Manage Accounts'],
+  ['/accounts/3f0c2a4e-0000-4000-8000-000000000001/trade-history', 'Trade History'],
+  ['/trades/history/3f0c2a4e-0000-4000-8000-000000000002', 'Specific Trade History'],
+  ['/select-account-for-history', 'Trade History'],
+  ['/settings', 'Settings'],
+  ['/settings/chart-snapshot-configs', 'Chart Snapshot Configs'],
+  ['/analysis', 'Historical Data Analysis'],
+  ['/analysis/job-1', 'Analysis Job'],
+  ['/win-rate', 'Win-Rate Calculator'],
+  ['/select-ctrader-account', 'Select a cTrader Account'],
+  ['/bots', 'Trading Bots'],
+  ['/bots/new', 'Create Bot'],
+  ['/bots/bot-1', 'Bot'],
+  ['/bots/bot-1/versions/new', 'Create Version'],
+  ['/bots/bot-1/versions/v-1', 'Version'],
+  ['/bots/bot-1/versions/v-1/backtest-configs/new', 'Backtest Config'],
+  ['/bots/bot-1/versions/v-1/backtest-configs/c-1', 'Backtest Config'],
+  ['/backtest-runs/run-1', 'Backtest Run'],
+  ['/reports', 'Reports'],
+];
+
+test('login with the form, wrong password first', async ({ page, user }) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByRole('textbox', { name: 'Username' }).fill(user.username);
+  await page.locator('input[name="password"]').fill('not-the-password');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('alert')).toHaveText('No active account found with the given credentials');
+  await page.locator('input[name="password"]').fill(user.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+});
+
+test('every route of the table renders its screen inside the side navigation', async ({ page, user }) => {
+  await signIn(page, user);
+  for (const [path, title] of ROUTES) {
+    await page.goto(path);
+    await expect(page, path).toHaveURL(new RegExp(`${path.replace(/[/-]/g, '\\$&')}$`));
+    await expect(page.getByRole('heading', { level: 2, name: title }).first(), path).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  }
+  // The side navigation's links lead where the spec says.
+  await page.goto('/dashboard');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const [label, path] of [
+    ['Manage Accounts', '/accounts'],
+    ['Chart Snapshot Configs', '/settings/chart-snapshot-configs'],
+    ['Reports', '/reports'],
+    ['Analysis', '/analysis'],
+    ['Win-Rate Calculator', '/win-rate'],
+    ['Trade History', '/select-account-for-history'],
+    ['Trading Bots', '/bots'],
+    ['Settings', '/settings'],
+    ['Dashboard', '/dashboard'],
+  ]) {
+    await nav.getByRole('link', { name: label, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+  }
+  await expect(page.getByText('Reports are coming', { exact: false })).toHaveCount(0);
+});
+
+test('an unknown path redirects to the landing page', async ({ page, user }) => {
+  await signIn(page, user);
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('button', { name: 'Analyze News' })).toBeVisible();
+  await page.getByRole('button', { name: 'Analyze News' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Please enter some news content to analyze.');
+});
+
+test('the theme toggle names the mode it switches to, and the choice survives a reload', async ({ page, user }) => {
+  await signIn(page, user);
+  await page.goto('/dashboard');
+  const html = page.locator('html');
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
+  await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await expect(page.getByRole('button', { name: 'Switch to light mode' })).toHaveText('Light Mode');
+  expect(await page.evaluate(() => localStorage.getItem('app-theme'))).toBe('dark');
+  await page.reload();
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await page.getByRole('button', { name: 'Switch to light mode' }).click();
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
+});
+
+test('logout clears the token and goes to /login', async ({ page, user }) => {
+  await signIn(page, user);
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a 401 from the API removes the token and redirects to /login', async ({ page, user }) => {
+  await signIn(page, { ...user, token: 'expired-or-forged-token' });
+  await page.goto('/win-rate');
+  await page.getByRole('button', { name: 'Manage Watchlist' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
+test('add and remove watchlist items, with the spec messages', async ({ page, user }) => {
+  await signIn(page, user);
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Manage Watchlist' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Manage Watchlist' });
+  await expect(dialog.getByText('Your watchlist is empty', { exact: false })).toBeVisible();
+
+  await dialog.getByLabel('Instrument').fill('eurusd');
+  await expect(dialog.getByLabel('Instrument')).toHaveValue('EURUSD');
+  await dialog.getByRole('button', { name: 'Add' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Both instrument and exchange are required.');
+
+  await dialog.getByLabel('Exchange').fill('fx');
+  await dialog.getByRole('button', { name: 'Add' }).click();
+  const table = dialog.getByRole('table', { name: 'Watchlist items' });
+  await expect(table.getByRole('row', { name: /EURUSD\s+FX/ })).toBeVisible();
+  await expect(dialog.getByLabel('Instrument')).toHaveValue('');
+  // The side panel shows it too.
+  await expect(page.getByLabel('Watchlist panel').getByText('EURUSD')).toBeVisible();
+
+  await dialog.getByLabel('Instrument').fill('EURUSD');
+  await dialog.getByLabel('Exchange').fill('FX');
+  await dialog.getByRole('button', { name: 'Add' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('This instrument/exchange combination already exists in your watchlist.');
+
+  await dialog.getByRole('button', { name: 'Remove EURUSD FX' }).click();
+  await expect(page.getByText('Item deleted successfully')).toBeVisible();
+  await expect(dialog.getByText('Your watchlist is empty', { exact: false })).toBeVisible();
+});
+
+test('global items show with the (Global) label to every user', async ({ page, user, request }) => {
+  const adminToken = (await (await request.post('/api/token/', { data: { username: 'admin', password: 'admin-password-1' } })).json()).access;
+  const res = await request.post('/api/trades/watchlists/', {
+    data: { instrument: 'US100', exchange: 'CFD', is_global: true },
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  expect(res.status()).toBe(201);
+  const id = (await res.json()).id;
+  try {
+    await signIn(page, user);
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: 'Manage Watchlist' }).click();
+    const row = page.getByRole('dialog').getByRole('row', { name: /US100/ });
+    await expect(row.getByText('(Global)')).toBeVisible();
+    await expect(row.getByRole('button', { name: /Remove/ })).toHaveCount(0);
+  } finally {
+    await request.delete(`/api/trades/watchlists/${id}/`, { headers: { authorization: `Bearer ${adminToken}` } });
+  }
+});

@@ -1,0 +1,53 @@
+import { defineConfig } from '@playwright/test';
+import path from 'node:path';
+
+/**
+ * End-to-end tests against the built app (`npm run build` first), served by the real server on a
+ * fresh SQLite database, in the system Chromium (never a downloaded browser).
+ */
+const PORT = Number(process.env.E2E_PORT ?? 8765);
+const root = path.resolve(import.meta.dirname, '../..');
+const dataDir = path.join(root, '.tmp', `e2e-${PORT}`);
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: path.join(root, '.tmp', 'e2e-results'),
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    browserName: 'chromium',
+    headless: true,
+    trace: 'retain-on-failure',
+    actionTimeout: 10_000,
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [
+    { name: 'bootstrap', testMatch: /bootstrap\.setup\.ts/ },
+    { name: 'app', testMatch: /.*\.spec\.ts/, dependencies: ['bootstrap'] },
+  ],
+  webServer: {
+    command: `rm -rf "${dataDir}" && node apps/server/dist/main.js`,
+    cwd: root,
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+  },
+});
