@@ -1,0 +1,146 @@
+import type { Candle, Timeframe } from '../types';
+import { TIMEFRAME_SECONDS } from '../types';
+import { hash5, stringId, uniform } from './noise';
+import { GRID_MS } from './price-path';
+import type { SymbolPricer } from './quotes';
+import { WEEK_MS, WEEK_ORIGIN_MS } from './sessions';
+
+/**
+ * Candles on demand, built from the same price path as the live quotes (bid prices, as most
+ * platforms chart):
+ * - open  = bid at the first open instant of the candle,
+ * - close = bid of quoteAt(end - 1 ms), i.e. the last price in force in the candle; for the candle
+ *   forming at `now` it is quoteAt(now),
+ * - high/low = extremes of the bid over the path sampled every 2^level grid steps (250 ms for M1,
+ *   so M1 extremes are exact; coarser for longer timeframes so that 10 years of D1 stay fast),
+ *   always including open and close;
+ * - volume = tick volume, proportional to the session activity in the candle.
+ * Candles entirely inside a closure (FX weekends, index daily breaks) are not produced.
+ * Buckets are UTC: D1 at midnight, W1 on Sunday 00:00, MN1 on the first of the month.
+ */
+
+/** Sampling level per timeframe: the path is read every 2^level x 250 ms for highs and lows. */
+export const CANDLE_LEVEL: Record<Timeframe, number> = {
+  M1: 0, // 250 ms, 240 points
+  M5: 2, // 1 s, 300 points
+  M15: 4, // 4 s, 225 points
+  M30: 5, // 8 s, 225 points
+  H1: 6, // 16 s, 225 points
+  H4: 8, // 64 s, 225 points
+  D1: 11, // 512 s, 169 points
+  W1: 13, // 2048 s, 295 points
+  MN1: 15, // 8192 s, about 320 points
+};
+
+/** Tick volume per second of ordinary activity. */
+const TICKS_PER_ACTIVE_SECOND = 1.5;
+const VOLUME_SALT = 3000;
+/** Candles computed per batch (bounds memory for long ranges). */
+const BATCH = 1024;
+
+/** Open time of the candle containing t. */
+export function bucketStart(tf: Timeframe, t: number): number {
+  if (tf === 'MN1') {
+    const d = new Date(t);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  }
+  if (tf === 'W1') return WEEK_ORIGIN_MS + Math.floor((t - WEEK_ORIGIN_MS) / WEEK_MS) * WEEK_MS;
+  const len = TIMEFRAME_SECONDS[tf] * 1000;
+  return Math.floor(t / len) * len;
+}
+
+/** Open time of the candle after the one opening at `start`. */
+export function nextBucket(tf: Timeframe, start: number): number {
+  if (tf === 'MN1') {
+    const d = new Date(start);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  }
+  if (tf === 'W1') return start + WEEK_MS;
+  return start + TIMEFRAME_SECONDS[tf] * 1000;
+}
+
+interface Span {
+  time: number;
+  /** Grid index of the first open instant. */
+  kOpen: number;
+  /** Grid index of the last price in force (close). */
+  kClose: number;
+  firstOpen: number;
+  lastT: number;
+}
+
+export function buildCandles(pricer: SymbolPricer, tf: Timeframe, fromMs: number, toMs: number, nowMs: number): Candle[] {
+  const table = pricer.table;
+  const spans: Span[] = [];
+  let start = bucketStart(tf, fromMs);
+  if (start < fromMs) start = nextBucket(tf, start);
+  while (start < toMs && start <= nowMs) {
+    const next = nextBucket(tf, start);
+    const end = Math.min(next, nowMs + 1);
+    const firstOpen = table.nextOpenAtOrAfter(start);
+    if (firstOpen >= end) {
+      // Closed all along: jump straight to the bucket where the market reopens.
+      start = Math.max(next, bucketStart(tf, firstOpen));
+      continue;
+    }
+    let lastT = end - 1;
+    if (!table.isOpen(lastT)) lastT = table.closedSince(lastT) - GRID_MS;
+    spans.push({
+      time: start,
+      kOpen: Math.floor(firstOpen / GRID_MS),
+      kClose: Math.floor(lastT / GRID_MS),
+      firstOpen,
+      lastT,
+    });
+    start = next;
+  }
+  const out: Candle[] = [];
+  for (let i = 0; i < spans.length; i += BATCH) buildBatch(pricer, tf, spans.slice(i, i + BATCH), out);
+  return out;
+}
+
+function buildBatch(pricer: SymbolPricer, tf: Timeframe, spans: Span[], out: Candle[]): void {
+  if (spans.length === 0) return;
+  const level = CANDLE_LEVEL[tf];
+  const step = 2 ** level;
+  const factor = pricer.priceFactor;
+  const table = pricer.table;
+  const symId = stringId(pricer.def.symbol);
+  const first = spans[0]!;
+  const last = spans[spans.length - 1]!;
+  const mFrom = Math.ceil(first.kOpen / step);
+  const mTo = Math.floor(last.kClose / step);
+  const bids = mTo >= mFrom ? pricer.bidTicksAtLevel(level, mFrom, mTo) : new Float64Array(0);
+  // Bid in ticks at grid index k: from the sampled batch when k is on it, else computed directly.
+  const tickAt = (k: number): number =>
+    k % step === 0 && k / step >= mFrom && k / step <= mTo
+      ? bids[k / step - mFrom]!
+      : Math.round(pricer.bidAt(k) * factor);
+  for (const s of spans) {
+    const open = tickAt(s.kOpen);
+    const close = tickAt(s.kClose);
+    let high = Math.max(open, close);
+    let low = Math.min(open, close);
+    const m0 = Math.max(mFrom, Math.ceil(s.kOpen / step));
+    const m1 = Math.min(mTo, Math.floor(s.kClose / step));
+    for (let m = m0; m <= m1; m++) {
+      const b = bids[m - mFrom]!;
+      if (b > high || b < low) {
+        // Sampled points inside a closure carry a price nobody could trade: skip them.
+        if (!table.isOpen(m * step * GRID_MS)) continue;
+        if (b > high) high = b;
+        if (b < low) low = b;
+      }
+    }
+    const active = table.activitySeconds(s.lastT + GRID_MS) - table.activitySeconds(s.firstOpen);
+    const jitter = 0.8 + 0.4 * uniform(hash5(pricer.seed, symId, VOLUME_SALT, 0, s.time / 60_000));
+    out.push({
+      time: s.time,
+      open: open / factor,
+      high: high / factor,
+      low: low / factor,
+      close: close / factor,
+      volume: Math.max(1, Math.round(active * TICKS_PER_ACTIVE_SECOND * jitter)),
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import type { Quote } from '../types';
+import { hash5, stringId, uniform } from './noise';
+import { GRID_MS, type LogPricePath } from './price-path';
+import type { SessionTable } from './sessions';
+import type { SimSymbolDef } from './symbols';
+
+const SPREAD_SALT = 2000;
+
+/**
+ * Turns a symbol's log-mid path into bid/ask quotes: the spread (in ticks) is the typical spread
+ * times the session multiplier times a small per-grid-step jitter, at least one tick; the bid is
+ * mid - spread / 2 rounded to the symbol's digits and the ask is bid + spread, so ask > bid always.
+ */
+export class SymbolPricer {
+  private readonly factor: number;
+  private readonly spreadTicks: number;
+  private readonly symId: number;
+
+  constructor(
+    readonly def: SimSymbolDef,
+    readonly path: LogPricePath,
+    readonly table: SessionTable,
+    readonly seed: number,
+  ) {
+    this.factor = 10 ** def.digits;
+    this.spreadTicks = def.spread * this.factor;
+    this.symId = stringId(def.symbol);
+  }
+
+  /** Spread in ticks at grid index k. */
+  spreadAt(k: number): number {
+    const mult = this.table.spreadMultiplier(k * GRID_MS);
+    const jitter = 0.85 + 0.3 * uniform(hash5(this.seed, this.symId, SPREAD_SALT, 0, k));
+    return Math.max(1, Math.round(this.spreadTicks * mult * jitter));
+  }
+
+  /** Bid as an integer number of ticks at grid index k, given log(mid) there. */
+  bidTicks(k: number, logMid: number): number {
+    return Math.round(Math.exp(logMid) * this.factor - this.spreadAt(k) / 2);
+  }
+
+  /** Bid at grid index k (a price rounded to the symbol's digits). */
+  bidAt(k: number): number {
+    return this.bidTicks(k, this.path.logMid(k)) / this.factor;
+  }
+
+  /** Grid index of the price in force at t: the last open grid step at or before t. */
+  gridIndexAt(t: number): number {
+    const openT = this.table.isOpen(t) ? t : this.table.closedSince(t) - GRID_MS;
+    return Math.floor(openT / GRID_MS);
+  }
+
+  /** The quote at grid index k, stamped `time`. */
+  quoteAtGrid(k: number, time: number): Quote {
+    const spread = this.spreadAt(k);
+    const bid = Math.round(Math.exp(this.path.logMid(k)) * this.factor - spread / 2);
+    return { symbol: this.def.symbol, bid: bid / this.factor, ask: (bid + spread) / this.factor, time };
+  }
+
+  /** Quote at instant t; while the market is closed, the last quote before the closure (with its time). */
+  quoteAt(t: number): Quote {
+    if (this.table.isOpen(t)) return this.quoteAtGrid(Math.floor(t / GRID_MS), t);
+    const last = this.table.closedSince(t) - GRID_MS;
+    return this.quoteAtGrid(Math.floor(last / GRID_MS), last);
+  }
+
+  /** Bids (in ticks) at grid indices m * 2^level, m = mFrom..mTo. */
+  bidTicksAtLevel(level: number, mFrom: number, mTo: number): Float64Array {
+    const logs = this.path.fill(level, mFrom, mTo);
+    const step = 2 ** level;
+    for (let i = 0; i < logs.length; i++) logs[i] = this.bidTicks((mFrom + i) * step, logs[i]!);
+    return logs;
+  }
+
+  get priceFactor(): number {
+    return this.factor;
+  }
+}

@@ -1,0 +1,229 @@
+import type { SessionProfile } from './symbols';
+
+/**
+ * Trading calendar and session rhythm. Every profile is a weekly timetable in UTC with 5-minute
+ * slots: whether the market is open, how active it is (a multiplier of the variance rate) and how
+ * much the spread widens. Holidays and daylight-saving shifts are not modelled.
+ *
+ * The price process runs on "variance time" (`tau`): a clock that advances at the slot's activity
+ * while the market is open, stands still while it is closed, and jumps at a reopening so that the
+ * first price after a weekend differs from the last one before it (the weekend gap).
+ */
+
+export const SLOT_MS = 5 * 60_000;
+export const SLOTS_PER_WEEK = (7 * 24 * 60) / 5;
+export const WEEK_MS = 7 * 86_400_000;
+/** Sunday 1970-01-04 00:00 UTC: weeks of the timetable (and W1 candles) start on Sunday. */
+export const WEEK_ORIGIN_MS = 3 * 86_400_000;
+
+interface Slot {
+  open: boolean;
+  /** Variance-rate multiplier, 1 = an ordinary active hour. */
+  activity: number;
+  /** Spread multiplier. */
+  spread: number;
+}
+
+/** Weekend gap worth this many hours of ordinary activity; a daily break (indices) less. */
+const WEEKEND_GAP_HOURS = 3;
+const BREAK_GAP_HOURS = 0.5;
+
+const H = 60;
+
+function fxSlot(day: number, min: number, asia: number, overlap: number): Slot {
+  // Closed from Friday 22:00 to Sunday 22:00 UTC.
+  if ((day === 5 && min >= 22 * H) || day === 6 || (day === 0 && min < 22 * H)) {
+    return { open: false, activity: 0, spread: 1 };
+  }
+  let activity: number;
+  if (min < 7 * H) activity = asia; // Tokyo
+  else if (min < 8 * H) activity = 1.3; // London open
+  else if (min < 12 * H) activity = 1.1; // London
+  else if (min < 16 * H) activity = min >= 13 * H + 30 && min < 14 * H + 30 ? overlap * 1.25 : overlap; // London/NY, US data
+  else if (min < 21 * H) activity = 0.8; // New York afternoon
+  else if (min < 22 * H) activity = 0.35; // before rollover
+  else activity = 0.4; // Sydney
+  let spread = 1;
+  if (day === 0 && min >= 22 * H && min < 23 * H) spread = 3; // thin market at the weekly open
+  if (spread === 1) {
+    if (min >= 21 * H + 55 && min < 22 * H + 10) spread = 4; // rollover
+    else if (min >= 21 * H && min < 23 * H) spread = 2; // around the rollover
+    else if (min >= 23 * H || min < 7 * H) spread = 1.4; // Asia
+  }
+  return { open: true, activity, spread };
+}
+
+function indexSlot(day: number, min: number): Slot {
+  // Open Sunday 23:00 to Friday 22:00 UTC with a daily break 22:00-23:00.
+  const closed =
+    day === 6 || (day === 0 && min < 23 * H) || (day === 5 && min >= 22 * H) || (min >= 22 * H && min < 23 * H);
+  if (closed) return { open: false, activity: 0, spread: 1 };
+  let activity: number;
+  let spread = 1.8;
+  if (min >= 23 * H || min < 7 * H) activity = 0.3; // Asia
+  else if (min < 13 * H + 30) activity = 0.55; // Europe
+  else if (min < 14 * H + 30) activity = 0.9; // pre-market, US data
+  else if (min < 15 * H + 30) activity = 2.4; // cash open
+  else if (min < 20 * H) activity = 1.5; // US cash session
+  else if (min < 21 * H) activity = 1.9; // into the close
+  else activity = 0.5; // after hours
+  if (min >= 14 * H + 30 && min < 21 * H) spread = 1;
+  if ((min >= 21 * H && min < 22 * H) || min >= 23 * H) spread = 3;
+  return { open: true, activity, spread };
+}
+
+function cryptoSlot(day: number, min: number): Slot {
+  let activity: number;
+  if (min < 7 * H) activity = 0.85;
+  else if (min < 13 * H + 30) activity = 1;
+  else if (min < 21 * H) activity = 1.25;
+  else activity = 0.9;
+  const weekend = day === 0 || day === 6;
+  return { open: true, activity: weekend ? activity * 0.7 : activity, spread: weekend ? 1.3 : 1 };
+}
+
+function slotFor(profile: SessionProfile, day: number, min: number): Slot {
+  switch (profile) {
+    case 'fx':
+      return fxSlot(day, min, 0.55, 1.6);
+    case 'fx_asia':
+      return fxSlot(day, min, 0.8, 1.5);
+    case 'metal':
+      return fxSlot(day, min, 0.6, 1.8);
+    case 'index':
+      return indexSlot(day, min);
+    case 'crypto':
+      return cryptoSlot(day, min);
+  }
+}
+
+/** Precomputed weekly timetable of one profile; all lookups are O(1). */
+export class SessionTable {
+  readonly open = new Uint8Array(SLOTS_PER_WEEK);
+  readonly activity = new Float64Array(SLOTS_PER_WEEK);
+  readonly spread = new Float64Array(SLOTS_PER_WEEK);
+  /** Activity x ms accumulated from the week's start to the start of each slot (no jumps). */
+  private readonly cumAct = new Float64Array(SLOTS_PER_WEEK + 1);
+  /** Same with the reopening jumps, the jump of slot s included at its start. */
+  private readonly cumVar = new Float64Array(SLOTS_PER_WEEK + 1);
+  /** First open slot at or after s (may be >= SLOTS_PER_WEEK, i.e. next week). */
+  private readonly nextOpen = new Int32Array(SLOTS_PER_WEEK);
+  /** Last open slot at or before s (may be negative, i.e. previous week). */
+  private readonly prevOpen = new Int32Array(SLOTS_PER_WEEK);
+  private readonly weekAct: number;
+  private readonly weekVar: number;
+  /** Variance-time units per year: tau() is in years of "average" variance. */
+  private readonly yearVar: number;
+
+  constructor(readonly profile: SessionProfile) {
+    const jump = new Float64Array(SLOTS_PER_WEEK);
+    for (let s = 0; s < SLOTS_PER_WEEK; s++) {
+      const slot = slotFor(profile, Math.floor(s / 288), (s % 288) * 5);
+      this.open[s] = slot.open ? 1 : 0;
+      this.activity[s] = slot.activity;
+      this.spread[s] = slot.spread;
+    }
+    for (let s = 0; s < SLOTS_PER_WEEK; s++) {
+      const prev = (s + SLOTS_PER_WEEK - 1) % SLOTS_PER_WEEK;
+      if (this.open[s] && !this.open[prev]) {
+        let closedSlots = 0;
+        for (let p = prev; !this.open[p] && closedSlots < SLOTS_PER_WEEK; p = (p + SLOTS_PER_WEEK - 1) % SLOTS_PER_WEEK) {
+          closedSlots++;
+        }
+        const hours = closedSlots * 5 >= 24 * 60 ? WEEKEND_GAP_HOURS : BREAK_GAP_HOURS;
+        jump[s] = hours * 3_600_000;
+      }
+    }
+    let act = 0;
+    let v = 0;
+    for (let s = 0; s < SLOTS_PER_WEEK; s++) {
+      this.cumAct[s] = act;
+      v += jump[s]!;
+      this.cumVar[s] = v;
+      act += this.activity[s]! * SLOT_MS;
+      v += this.activity[s]! * SLOT_MS;
+    }
+    this.cumAct[SLOTS_PER_WEEK] = act;
+    this.cumVar[SLOTS_PER_WEEK] = v;
+    this.weekAct = act;
+    this.weekVar = v;
+    this.yearVar = (v * 365.25) / 7;
+
+    let firstOpen = -1;
+    for (let s = 0; s < SLOTS_PER_WEEK && firstOpen < 0; s++) if (this.open[s]) firstOpen = s;
+    let lastOpen = -1;
+    for (let s = SLOTS_PER_WEEK - 1; s >= 0 && lastOpen < 0; s--) if (this.open[s]) lastOpen = s;
+    let next = firstOpen + SLOTS_PER_WEEK;
+    for (let s = SLOTS_PER_WEEK - 1; s >= 0; s--) {
+      if (this.open[s]) next = s;
+      this.nextOpen[s] = next;
+    }
+    let prev = lastOpen - SLOTS_PER_WEEK;
+    for (let s = 0; s < SLOTS_PER_WEEK; s++) {
+      if (this.open[s]) prev = s;
+      this.prevOpen[s] = prev;
+    }
+  }
+
+  /** Variance time at t (years of average activity); constant while closed, jumps at a reopening. */
+  tau(t: number): number {
+    const rel = t - WEEK_ORIGIN_MS;
+    const w = Math.floor(rel / WEEK_MS);
+    const off = rel - w * WEEK_MS;
+    const s = Math.floor(off / SLOT_MS);
+    return (w * this.weekVar + this.cumVar[s]! + this.activity[s]! * (off - s * SLOT_MS)) / this.yearVar;
+  }
+
+  /** Integrated activity (in activity-seconds) from the origin to t: drives tick volume. */
+  activitySeconds(t: number): number {
+    const rel = t - WEEK_ORIGIN_MS;
+    const w = Math.floor(rel / WEEK_MS);
+    const off = rel - w * WEEK_MS;
+    const s = Math.floor(off / SLOT_MS);
+    return (w * this.weekAct + this.cumAct[s]! + this.activity[s]! * (off - s * SLOT_MS)) / 1000;
+  }
+
+  private slotOf(t: number): { weekStart: number; slot: number } {
+    const rel = t - WEEK_ORIGIN_MS;
+    const w = Math.floor(rel / WEEK_MS);
+    const weekStart = WEEK_ORIGIN_MS + w * WEEK_MS;
+    return { weekStart, slot: Math.floor((t - weekStart) / SLOT_MS) };
+  }
+
+  isOpen(t: number): boolean {
+    return this.open[this.slotOf(t).slot] === 1;
+  }
+
+  activityAt(t: number): number {
+    return this.activity[this.slotOf(t).slot]!;
+  }
+
+  spreadMultiplier(t: number): number {
+    return this.spread[this.slotOf(t).slot]!;
+  }
+
+  /** t itself when open, otherwise the instant the market next opens. */
+  nextOpenAtOrAfter(t: number): number {
+    const { weekStart, slot } = this.slotOf(t);
+    if (this.open[slot]) return t;
+    return weekStart + this.nextOpen[slot]! * SLOT_MS;
+  }
+
+  /** t itself when open, otherwise the instant the market closed (the first closed instant). */
+  closedSince(t: number): number {
+    const { weekStart, slot } = this.slotOf(t);
+    if (this.open[slot]) return t;
+    return weekStart + (this.prevOpen[slot]! + 1) * SLOT_MS;
+  }
+}
+
+const tables = new Map<SessionProfile, SessionTable>();
+
+export function sessionTable(profile: SessionProfile): SessionTable {
+  let t = tables.get(profile);
+  if (!t) {
+    t = new SessionTable(profile);
+    tables.set(profile, t);
+  }
+  return t;
+}
