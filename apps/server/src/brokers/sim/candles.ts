@@ -69,7 +69,13 @@ interface Span {
   lastT: number;
 }
 
-export function buildCandles(pricer: SymbolPricer, tf: Timeframe, fromMs: number, toMs: number, nowMs: number): Candle[] {
+export function buildCandles(
+  pricer: SymbolPricer,
+  tf: Timeframe,
+  fromMs: number,
+  toMs: number,
+  nowMs: number,
+): Candle[] {
   const table = pricer.table;
   const spans: Span[] = [];
   let start = bucketStart(tf, fromMs);

@@ -30,7 +30,8 @@ export class CrossRates {
     const c = ccy.toUpperCase();
     if (c === 'USD') return 1;
     const leg = this.legs.get(c);
-    if (!leg) throw new BrokerError(`The simulator cannot convert ${ccy}: not a currency it quotes`, 'not_found');
+    if (!leg)
+      throw new BrokerError(`The simulator cannot convert ${ccy}: not a currency it quotes`, 'not_found');
     const q = leg.pricer.quoteAt(t);
     const mid = (q.bid + q.ask) / 2;
     return leg.isBase ? mid : 1 / mid;

@@ -6,7 +6,7 @@ import type { SimMarket, SimSymbolSpec } from './market-types';
 import { CrossPath, PrimaryPath, type LogPricePath } from './price-path';
 import { SymbolPricer } from './quotes';
 import { sessionTable } from './sessions';
-import { SIM_SYMBOLS, toSpec, type SimSymbolDef } from './symbols';
+import { SIM_SYMBOLS, toSpec } from './symbols';
 
 export interface SimMarketOptions {
   /** Every price is a pure function of (seed, symbol, instant). */
@@ -31,7 +31,6 @@ export function createSimMarket(opts: SimMarketOptions): SimMarketExt {
   const seed = opts.seed | 0;
   const now = opts.now ?? Date.now;
   const tickIntervalMs = opts.tickIntervalMs ?? 250;
-  const defs = new Map<string, SimSymbolDef>(SIM_SYMBOLS.map((d) => [d.symbol, d]));
   const specs = new Map<string, SimSymbolSpec>(SIM_SYMBOLS.map((d) => [d.symbol, toSpec(d)]));
 
   const paths = new Map<string, LogPricePath>();

@@ -59,7 +59,16 @@ export class PrimaryPath implements LogPricePath {
   }
 
   /** Midpoint of a node [ta..tb] given its ends: exact Brownian-bridge conditional draw. */
-  private mid(xa: number, xb: number, ta: number, tm: number, tb: number, level: number, block: number, j: number) {
+  private mid(
+    xa: number,
+    xb: number,
+    ta: number,
+    tm: number,
+    tb: number,
+    level: number,
+    block: number,
+    j: number,
+  ) {
     const span = tb - ta;
     if (span <= 0) return xa;
     const left = tm - ta;
@@ -144,7 +153,16 @@ export class PrimaryPath implements LogPricePath {
     const bTo = Math.floor(kTo / BLOCK);
     for (let b = bFrom; b <= bTo; b++) {
       const base = b * BLOCK;
-      descend(TOP_LEVEL, 0, b, base, this.pin(b), this.pin(b + 1), this.tauAt(base), this.tauAt(base + BLOCK));
+      descend(
+        TOP_LEVEL,
+        0,
+        b,
+        base,
+        this.pin(b),
+        this.pin(b + 1),
+        this.tauAt(base),
+        this.tauAt(base + BLOCK),
+      );
     }
     return out;
   }

@@ -36,18 +36,26 @@ function fxSlot(day: number, min: number, asia: number, overlap: number): Slot {
     return { open: false, activity: 0, spread: 1 };
   }
   let activity: number;
-  if (min < 7 * H) activity = asia; // Tokyo
-  else if (min < 8 * H) activity = 1.3; // London open
-  else if (min < 12 * H) activity = 1.1; // London
-  else if (min < 16 * H) activity = min >= 13 * H + 30 && min < 14 * H + 30 ? overlap * 1.25 : overlap; // London/NY, US data
-  else if (min < 21 * H) activity = 0.8; // New York afternoon
-  else if (min < 22 * H) activity = 0.35; // before rollover
+  if (min < 7 * H)
+    activity = asia; // Tokyo
+  else if (min < 8 * H)
+    activity = 1.3; // London open
+  else if (min < 12 * H)
+    activity = 1.1; // London
+  else if (min < 16 * H)
+    activity = min >= 13 * H + 30 && min < 14 * H + 30 ? overlap * 1.25 : overlap; // London/NY, US data
+  else if (min < 21 * H)
+    activity = 0.8; // New York afternoon
+  else if (min < 22 * H)
+    activity = 0.35; // before rollover
   else activity = 0.4; // Sydney
   let spread = 1;
   if (day === 0 && min >= 22 * H && min < 23 * H) spread = 3; // thin market at the weekly open
   if (spread === 1) {
-    if (min >= 21 * H + 55 && min < 22 * H + 10) spread = 4; // rollover
-    else if (min >= 21 * H && min < 23 * H) spread = 2; // around the rollover
+    if (min >= 21 * H + 55 && min < 22 * H + 10)
+      spread = 4; // rollover
+    else if (min >= 21 * H && min < 23 * H)
+      spread = 2; // around the rollover
     else if (min >= 23 * H || min < 7 * H) spread = 1.4; // Asia
   }
   return { open: true, activity, spread };
@@ -56,16 +64,25 @@ function fxSlot(day: number, min: number, asia: number, overlap: number): Slot {
 function indexSlot(day: number, min: number): Slot {
   // Open Sunday 23:00 to Friday 22:00 UTC with a daily break 22:00-23:00.
   const closed =
-    day === 6 || (day === 0 && min < 23 * H) || (day === 5 && min >= 22 * H) || (min >= 22 * H && min < 23 * H);
+    day === 6 ||
+    (day === 0 && min < 23 * H) ||
+    (day === 5 && min >= 22 * H) ||
+    (min >= 22 * H && min < 23 * H);
   if (closed) return { open: false, activity: 0, spread: 1 };
   let activity: number;
   let spread = 1.8;
-  if (min >= 23 * H || min < 7 * H) activity = 0.3; // Asia
-  else if (min < 13 * H + 30) activity = 0.55; // Europe
-  else if (min < 14 * H + 30) activity = 0.9; // pre-market, US data
-  else if (min < 15 * H + 30) activity = 2.4; // cash open
-  else if (min < 20 * H) activity = 1.5; // US cash session
-  else if (min < 21 * H) activity = 1.9; // into the close
+  if (min >= 23 * H || min < 7 * H)
+    activity = 0.3; // Asia
+  else if (min < 13 * H + 30)
+    activity = 0.55; // Europe
+  else if (min < 14 * H + 30)
+    activity = 0.9; // pre-market, US data
+  else if (min < 15 * H + 30)
+    activity = 2.4; // cash open
+  else if (min < 20 * H)
+    activity = 1.5; // US cash session
+  else if (min < 21 * H)
+    activity = 1.9; // into the close
   else activity = 0.5; // after hours
   if (min >= 14 * H + 30 && min < 21 * H) spread = 1;
   if ((min >= 21 * H && min < 22 * H) || min >= 23 * H) spread = 3;
@@ -127,7 +144,11 @@ export class SessionTable {
       const prev = (s + SLOTS_PER_WEEK - 1) % SLOTS_PER_WEEK;
       if (this.open[s] && !this.open[prev]) {
         let closedSlots = 0;
-        for (let p = prev; !this.open[p] && closedSlots < SLOTS_PER_WEEK; p = (p + SLOTS_PER_WEEK - 1) % SLOTS_PER_WEEK) {
+        for (
+          let p = prev;
+          !this.open[p] && closedSlots < SLOTS_PER_WEEK;
+          p = (p + SLOTS_PER_WEEK - 1) % SLOTS_PER_WEEK
+        ) {
           closedSlots++;
         }
         const hours = closedSlots * 5 >= 24 * 60 ? WEEKEND_GAP_HOURS : BREAK_GAP_HOURS;

@@ -133,7 +133,13 @@ export const SIM_SYMBOLS: readonly SimSymbolDef[] = [
   },
 ];
 
-function index(symbol: string, description: string, anchor: number, spread: number, annualVol: number): SimSymbolDef {
+function index(
+  symbol: string,
+  description: string,
+  anchor: number,
+  spread: number,
+  annualVol: number,
+): SimSymbolDef {
   return {
     symbol,
     description,
