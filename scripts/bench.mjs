@@ -6,7 +6,9 @@ import path from 'node:path';
 
 const dir = path.resolve(import.meta.dirname, '../bench');
 const filter = process.argv[2] ?? '';
-const files = readdirSync(dir).filter((f) => f.endsWith('.bench.ts') && f.includes(filter)).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
+  .sort();
 if (files.length === 0) {
   console.error(`no benchmark matches "${filter}"`);
   process.exit(1);

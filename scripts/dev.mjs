@@ -2,7 +2,10 @@
 import { spawn } from 'node:child_process';
 
 const procs = [
-  spawn('npm', ['run', 'dev', '-w', 'apps/server'], { stdio: 'inherit', env: { ...process.env, PORT: process.env.PORT ?? '8000' } }),
+  spawn('npm', ['run', 'dev', '-w', 'apps/server'], {
+    stdio: 'inherit',
+    env: { ...process.env, PORT: process.env.PORT ?? '8000' },
+  }),
   spawn('npm', ['run', 'dev', '-w', 'apps/web'], {
     stdio: 'inherit',
     env: { ...process.env, API_ORIGIN: `http://127.0.0.1:${process.env.PORT ?? '8000'}` },
@@ -11,4 +14,8 @@ const procs = [
 const stop = () => procs.forEach((p) => p.kill('SIGTERM'));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-for (const p of procs) p.on('exit', (code) => { stop(); process.exitCode = code ?? 0; });
+for (const p of procs)
+  p.on('exit', (code) => {
+    stop();
+    process.exitCode = code ?? 0;
+  });

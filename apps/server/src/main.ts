@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`TradeDesk is serving on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`);
+  app.log.info(
+    `TradeDesk is serving on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`,
+  );
 }
 
 main().catch((err: unknown) => {

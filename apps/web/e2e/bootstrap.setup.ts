@@ -18,6 +18,8 @@ test('the first visit offers to create the first user, who is then signed in', a
   await page.evaluate(() => localStorage.clear());
   await page.goto('/login');
   await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
-  const again = await page.request.post('/api/users/bootstrap/', { data: { username: 'late', password: 'late-password' } });
+  const again = await page.request.post('/api/users/bootstrap/', {
+    data: { username: 'late', password: 'late-password' },
+  });
   expect(again.status()).toBe(409);
 });

@@ -45,7 +45,10 @@ export const test = base.extend<{ user: TestUser; consoleErrors: string[] }>({
     async ({ page }, use) => {
       const errors: string[] = [];
       page.on('console', (m) => {
-        if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of (401|4\d\d)/.test(m.text())) {
+        if (
+          m.type() === 'error' &&
+          !/Failed to load resource: the server responded with a status of (401|4\d\d)/.test(m.text())
+        ) {
           errors.push(m.text());
         }
       });

@@ -74,7 +74,10 @@ test('an unknown path redirects to the landing page', async ({ page, user }) => 
   await expect(page.getByRole('alert')).toHaveText('Please enter some news content to analyze.');
 });
 
-test('the theme toggle names the mode it switches to, and the choice survives a reload', async ({ page, user }) => {
+test('the theme toggle names the mode it switches to, and the choice survives a reload', async ({
+  page,
+  user,
+}) => {
   await signIn(page, user);
   await page.goto('/dashboard');
   const html = page.locator('html');
@@ -130,7 +133,9 @@ test('add and remove watchlist items, with the spec messages', async ({ page, us
   await dialog.getByLabel('Instrument').fill('EURUSD');
   await dialog.getByLabel('Exchange').fill('FX');
   await dialog.getByRole('button', { name: 'Add' }).click();
-  await expect(dialog.getByRole('alert')).toHaveText('This instrument/exchange combination already exists in your watchlist.');
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'This instrument/exchange combination already exists in your watchlist.',
+  );
 
   await dialog.getByRole('button', { name: 'Remove EURUSD FX' }).click();
   await expect(page.getByText('Item deleted successfully')).toBeVisible();
@@ -138,7 +143,11 @@ test('add and remove watchlist items, with the spec messages', async ({ page, us
 });
 
 test('global items show with the (Global) label to every user', async ({ page, user, request }) => {
-  const adminToken = (await (await request.post('/api/token/', { data: { username: 'admin', password: 'admin-password-1' } })).json()).access;
+  const adminToken = (
+    await (
+      await request.post('/api/token/', { data: { username: 'admin', password: 'admin-password-1' } })
+    ).json()
+  ).access;
   const res = await request.post('/api/trades/watchlists/', {
     data: { instrument: 'US100', exchange: 'CFD', is_global: true },
     headers: { authorization: `Bearer ${adminToken}` },
@@ -153,6 +162,8 @@ test('global items show with the (Global) label to every user', async ({ page, u
     await expect(row.getByText('(Global)')).toBeVisible();
     await expect(row.getByRole('button', { name: /Remove/ })).toHaveCount(0);
   } finally {
-    await request.delete(`/api/trades/watchlists/${id}/`, { headers: { authorization: `Bearer ${adminToken}` } });
+    await request.delete(`/api/trades/watchlists/${id}/`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
   }
 });

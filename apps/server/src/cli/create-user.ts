@@ -10,7 +10,9 @@ async function readPassword(fromStdin: boolean): Promise<string> {
   if (fromStdin || !process.stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const c of process.stdin) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
   const muted = rl as unknown as { _writeToOutput: (s: string) => void; output: NodeJS.WriteStream };
@@ -32,7 +34,11 @@ async function readPassword(fromStdin: boolean): Promise<string> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { username: { type: 'string' }, staff: { type: 'boolean', default: false }, 'password-stdin': { type: 'boolean', default: false } },
+    options: {
+      username: { type: 'string' },
+      staff: { type: 'boolean', default: false },
+      'password-stdin': { type: 'boolean', default: false },
+    },
   });
   const username = usernameField.safeParse(values.username ?? '');
   if (!username.success) throw new Error(`--username: ${username.error.issues[0]?.message}`);

@@ -24,7 +24,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const db =
     dialect === 'postgres'
       ? new Kysely<Database>({
-          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }),
+          dialect: new PostgresDialect({
+            pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }),
+          }),
         })
       : new Kysely<Database>({ dialect: nodeSqliteDialect(path.join(opts.dataDir, 'app.db')) });
   await migrateToLatest(db);

@@ -12,7 +12,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const fields: Record<string, string[]> = {};
       for (const v of err.validation) {
         const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-        const key = path || (err.validationContext === 'body' ? 'non_field_errors' : (err.validationContext ?? 'request'));
+        const key =
+          path ||
+          (err.validationContext === 'body' ? 'non_field_errors' : (err.validationContext ?? 'request'));
         (fields[key] ??= []).push(v.message ?? 'Invalid value.');
       }
       return reply.status(400).send({ detail: fields });

@@ -17,7 +17,9 @@ export interface DbTarget {
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (as .ci/run does when it answers). */
 export const dbTargets: DbTarget[] = [
   { name: 'sqlite' },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres' as const, url: process.env.TEST_DATABASE_URL }] : []),
+  ...(process.env.TEST_DATABASE_URL
+    ? [{ name: 'postgres' as const, url: process.env.TEST_DATABASE_URL }]
+    : []),
 ];
 
 /** Runs the same integration suite once per database target. */
@@ -29,7 +31,10 @@ export interface Harness extends BuiltApp {
   config: AppConfig;
   dataDir: string;
   /** Creates a user through the real service and returns its access token. */
-  user(username: string, opts?: { staff?: boolean; password?: string }): Promise<{ id: string; token: string }>;
+  user(
+    username: string,
+    opts?: { staff?: boolean; password?: string },
+  ): Promise<{ id: string; token: string }>;
   request(
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
@@ -44,7 +49,9 @@ async function withPgSchema(url: string, schema: string, action: 'create' | 'dro
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(action === 'create' ? `create schema "${schema}"` : `drop schema if exists "${schema}" cascade`);
+    await client.query(
+      action === 'create' ? `create schema "${schema}"` : `drop schema if exists "${schema}" cascade`,
+    );
   } finally {
     await client.end();
   }
@@ -71,7 +78,10 @@ export async function createHarness(
     }
     databaseUrl = schemaUrl(target.url, schema);
   }
-  const config = loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', webDist: undefined, ...overrides });
+  const config = loadConfig(
+    {},
+    { dataDir, databaseUrl, logLevel: 'silent', webDist: undefined, ...overrides },
+  );
   const built = await buildApp(config);
   await built.app.ready();
 
@@ -80,7 +90,11 @@ export async function createHarness(
     config,
     dataDir,
     async user(username, opts = {}) {
-      const u = await usersService(built.ctx).create(username, opts.password ?? 'correct-horse-battery', opts.staff ?? false);
+      const u = await usersService(built.ctx).create(
+        username,
+        opts.password ?? 'correct-horse-battery',
+        opts.staff ?? false,
+      );
       const { access } = await built.ctx.tokens.issue(u);
       return { id: u.id, token: access };
     },
@@ -92,7 +106,8 @@ export async function createHarness(
         url,
         headers,
         remoteAddress: opts.ip ?? '127.0.0.1',
-        ...(opts.body !== undefined ? { payload: opts.body as object } : {}) });
+        ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+      });
     },
     async close(opts = {}) {
       await built.app.close();

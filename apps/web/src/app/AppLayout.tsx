@@ -168,7 +168,13 @@ export function AppLayout() {
     >
       <AppShell.Header>
         <Group h="100%" px="md" gap="sm">
-          <Burger opened={navOpened} onClick={nav.toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+          <Burger
+            opened={navOpened}
+            onClick={nav.toggle}
+            hiddenFrom="sm"
+            size="sm"
+            aria-label="Toggle navigation"
+          />
           <Title order={3} component="p">
             {PRODUCT_TITLE}
           </Title>

@@ -33,7 +33,11 @@ export interface RequestOptions<T> {
  * Every call of the app goes through here: bearer token from storage, JSON in and out,
  * and any 401 clears the session and sends the user to /login (spec section 4).
  */
-export async function request<T = unknown>(method: Method, path: string, opts: RequestOptions<T> = {}): Promise<T> {
+export async function request<T = unknown>(
+  method: Method,
+  path: string,
+  opts: RequestOptions<T> = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...(opts.headers ?? {}) };
   const token = session.token();
   if (token) headers.authorization = `Bearer ${token}`;
@@ -60,8 +64,11 @@ export async function request<T = unknown>(method: Method, path: string, opts: R
 
 export const api = {
   get: <T = unknown>(path: string, opts?: RequestOptions<T>) => request<T>('GET', path, opts),
-  post: <T = unknown>(path: string, body?: unknown, opts?: RequestOptions<T>) => request<T>('POST', path, { ...opts, body }),
-  put: <T = unknown>(path: string, body?: unknown, opts?: RequestOptions<T>) => request<T>('PUT', path, { ...opts, body }),
-  patch: <T = unknown>(path: string, body?: unknown, opts?: RequestOptions<T>) => request<T>('PATCH', path, { ...opts, body }),
+  post: <T = unknown>(path: string, body?: unknown, opts?: RequestOptions<T>) =>
+    request<T>('POST', path, { ...opts, body }),
+  put: <T = unknown>(path: string, body?: unknown, opts?: RequestOptions<T>) =>
+    request<T>('PUT', path, { ...opts, body }),
+  patch: <T = unknown>(path: string, body?: unknown, opts?: RequestOptions<T>) =>
+    request<T>('PATCH', path, { ...opts, body }),
   delete: <T = unknown>(path: string, opts?: RequestOptions<T>) => request<T>('DELETE', path, opts),
 };

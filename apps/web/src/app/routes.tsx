@@ -15,22 +15,43 @@ export const router = createBrowserRouter([
   {
     element: <AppLayout />,
     children: [
-      { path: '/dashboard', element: <NotBuiltYet title="Overall Stats (Per Account)" feature="dashboard" /> },
+      {
+        path: '/dashboard',
+        element: <NotBuiltYet title="Overall Stats (Per Account)" feature="dashboard" />,
+      },
       { path: '/accounts', element: <NotBuiltYet title="Manage Accounts" feature="accounts" /> },
-      { path: '/accounts/:accountId/trade-history', element: <NotBuiltYet title="Trade History" feature="history" /> },
-      { path: '/trades/history/:tradeId', element: <NotBuiltYet title="Specific Trade History" feature="history" /> },
-      { path: '/select-account-for-history', element: <NotBuiltYet title="Trade History" feature="history" /> },
+      {
+        path: '/accounts/:accountId/trade-history',
+        element: <NotBuiltYet title="Trade History" feature="history" />,
+      },
+      {
+        path: '/trades/history/:tradeId',
+        element: <NotBuiltYet title="Specific Trade History" feature="history" />,
+      },
+      {
+        path: '/select-account-for-history',
+        element: <NotBuiltYet title="Trade History" feature="history" />,
+      },
       { path: '/settings', element: <NotBuiltYet title="Settings" feature="settings" /> },
-      { path: '/settings/chart-snapshot-configs', element: <NotBuiltYet title="Chart Snapshot Configs" feature="snapshots" /> },
+      {
+        path: '/settings/chart-snapshot-configs',
+        element: <NotBuiltYet title="Chart Snapshot Configs" feature="snapshots" />,
+      },
       { path: '/analysis', element: <NotBuiltYet title="Historical Data Analysis" feature="analysis" /> },
       { path: '/analysis/:jobId', element: <NotBuiltYet title="Analysis Job" feature="analysis" /> },
       { path: '/win-rate', element: <NotBuiltYet title="Win-Rate Calculator" feature="win-rate" /> },
-      { path: '/select-ctrader-account', element: <NotBuiltYet title="Select a cTrader Account" feature="accounts" /> },
+      {
+        path: '/select-ctrader-account',
+        element: <NotBuiltYet title="Select a cTrader Account" feature="accounts" />,
+      },
       { path: '/bots', element: <NotBuiltYet title="Trading Bots" feature="bots" /> },
       { path: '/bots/new', element: <NotBuiltYet title="Create Bot" feature="bots" /> },
       { path: '/bots/:botId', element: <NotBuiltYet title="Bot Details" feature="bots" /> },
       { path: '/bots/:botId/versions/new', element: <NotBuiltYet title="Create Version" feature="bots" /> },
-      { path: '/bots/:botId/versions/:versionId', element: <NotBuiltYet title="Version Details" feature="bots" /> },
+      {
+        path: '/bots/:botId/versions/:versionId',
+        element: <NotBuiltYet title="Version Details" feature="bots" />,
+      },
       {
         path: '/bots/:botId/versions/:versionId/backtest-configs/new',
         element: <NotBuiltYet title="New Backtest Config" feature="bots" />,

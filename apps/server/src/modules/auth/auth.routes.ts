@@ -51,7 +51,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   r.post(
     '/api/token/refresh/',
-    { config: { public: true }, schema: { tags, body: refreshRequest, response: { 200: refreshResponse, 401: errorBody } } },
+    {
+      config: { public: true },
+      schema: { tags, body: refreshRequest, response: { 200: refreshResponse, 401: errorBody } },
+    },
     async (request) => {
       const out = await ctx.tokens.refresh(request.body.refresh);
       if (!out) throw unauthorized('Token is invalid or expired');
@@ -87,7 +90,13 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   // Staff add the other users of an installation (the first user is staff).
   r.post(
     '/api/users/',
-    { schema: { tags, body: createUserRequest, response: { 201: currentUser, 403: errorBody, 409: errorBody } } },
+    {
+      schema: {
+        tags,
+        body: createUserRequest,
+        response: { 201: currentUser, 403: errorBody, 409: errorBody },
+      },
+    },
     async (request, reply) => {
       if (!request.user.is_staff) throw forbidden('Only staff may create users.');
       const { username, password, is_staff } = request.body;

@@ -13,13 +13,17 @@ describeEachDb('auth', (target) => {
     const status = await h.request('GET', '/api/users/bootstrap/');
     expect(status.json()).toEqual({ needs_bootstrap: true });
 
-    const first = await h.request('POST', '/api/users/bootstrap/', { body: { username: 'founder', password: 'long-enough-pw' } });
+    const first = await h.request('POST', '/api/users/bootstrap/', {
+      body: { username: 'founder', password: 'long-enough-pw' },
+    });
     expect(first.statusCode).toBe(201);
     const { access } = first.json();
     const me = await h.request('GET', '/api/accounts/me/', { token: access });
     expect(me.json()).toMatchObject({ username: 'founder', is_staff: true });
 
-    const again = await h.request('POST', '/api/users/bootstrap/', { body: { username: 'other', password: 'long-enough-pw' } });
+    const again = await h.request('POST', '/api/users/bootstrap/', {
+      body: { username: 'other', password: 'long-enough-pw' },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().detail).toBe(AUTH_MESSAGES.bootstrapDone);
     expect((await h.request('GET', '/api/users/bootstrap/')).json()).toEqual({ needs_bootstrap: false });
@@ -27,7 +31,9 @@ describeEachDb('auth', (target) => {
 
   it('issues access and refresh tokens and refreshes the access token', async () => {
     await h.user('alice', { password: 'alice-password' });
-    const res = await h.request('POST', '/api/token/', { body: { username: 'alice', password: 'alice-password' } });
+    const res = await h.request('POST', '/api/token/', {
+      body: { username: 'alice', password: 'alice-password' },
+    });
     expect(res.statusCode).toBe(200);
     const { access, refresh } = res.json();
     expect(typeof access).toBe('string');
@@ -44,7 +50,9 @@ describeEachDb('auth', (target) => {
 
     // A refresh token is not an access token, and vice versa.
     expect((await h.request('GET', '/api/accounts/me/', { token: refresh })).statusCode).toBe(401);
-    expect((await h.request('POST', '/api/token/refresh/', { body: { refresh: access } })).statusCode).toBe(401);
+    expect((await h.request('POST', '/api/token/refresh/', { body: { refresh: access } })).statusCode).toBe(
+      401,
+    );
   });
 
   it('answers 401 with the exact detail for a wrong password or unknown user', async () => {
@@ -69,7 +77,10 @@ describeEachDb('auth', (target) => {
     await h.user('carol', { password: 'carol-password' });
     const codes: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const res = await h.request('POST', '/api/token/', { body: { username: 'carol', password: 'nope-nope' }, ip: '10.1.0.1' });
+      const res = await h.request('POST', '/api/token/', {
+        body: { username: 'carol', password: 'nope-nope' },
+        ip: '10.1.0.1',
+      });
       codes.push(res.statusCode);
       if (res.statusCode === 429) {
         expect(res.json().detail).toMatch(/^Too many login attempts/);
@@ -79,17 +90,26 @@ describeEachDb('auth', (target) => {
     expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
     expect(codes.slice(10)).toEqual([429, 429]);
     // Even the right password waits out the window from that address...
-    const right = await h.request('POST', '/api/token/', { body: { username: 'carol', password: 'carol-password' }, ip: '10.1.0.1' });
+    const right = await h.request('POST', '/api/token/', {
+      body: { username: 'carol', password: 'carol-password' },
+      ip: '10.1.0.1',
+    });
     expect(right.statusCode).toBe(429);
     // ...while the owner elsewhere is not locked out.
-    const elsewhere = await h.request('POST', '/api/token/', { body: { username: 'carol', password: 'carol-password' }, ip: '10.1.0.2' });
+    const elsewhere = await h.request('POST', '/api/token/', {
+      body: { username: 'carol', password: 'carol-password' },
+      ip: '10.1.0.2',
+    });
     expect(elsewhere.statusCode).toBe(200);
   });
 
   it('rate limits failed logins per address across usernames', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 51; i++) {
-      const res = await h.request('POST', '/api/token/', { body: { username: `guess${i}`, password: 'nope-nope' }, ip: '10.2.0.1' });
+      const res = await h.request('POST', '/api/token/', {
+        body: { username: `guess${i}`, password: 'nope-nope' },
+        ip: '10.2.0.1',
+      });
       codes.push(res.statusCode);
     }
     expect(codes.slice(0, 50).every((c) => c === 401)).toBe(true);
@@ -99,7 +119,10 @@ describeEachDb('auth', (target) => {
   it('does not count successful logins against the limit', async () => {
     await h.user('erin', { password: 'erin-password' });
     for (let i = 0; i < 15; i++) {
-      const res = await h.request('POST', '/api/token/', { body: { username: 'erin', password: 'erin-password' }, ip: '10.3.0.1' });
+      const res = await h.request('POST', '/api/token/', {
+        body: { username: 'erin', password: 'erin-password' },
+        ip: '10.3.0.1',
+      });
       expect(res.statusCode).toBe(200);
     }
   });
@@ -121,7 +144,9 @@ describeEachDb('auth', (target) => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/token/', '/api/trades/watchlists/']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/token/', '/api/trades/watchlists/']),
+    );
     expect((await h.request('GET', '/api/docs/')).statusCode).toBe(200);
   });
 

@@ -25,7 +25,8 @@ export function createTokenService(secret: string, accessTtl: number, refreshTtl
   async function verify(token: string, typ: 'access' | 'refresh'): Promise<AuthUser | null> {
     try {
       const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-      if (payload.typ !== typ || typeof payload.sub !== 'string' || typeof payload.username !== 'string') return null;
+      if (payload.typ !== typ || typeof payload.sub !== 'string' || typeof payload.username !== 'string')
+        return null;
       return { id: payload.sub, username: payload.username, is_staff: payload.is_staff === true };
     } catch {
       return null;
@@ -34,7 +35,10 @@ export function createTokenService(secret: string, accessTtl: number, refreshTtl
 
   return {
     async issue(user) {
-      return { access: await sign(user, 'access', accessTtl), refresh: await sign(user, 'refresh', refreshTtl) };
+      return {
+        access: await sign(user, 'access', accessTtl),
+        refresh: await sign(user, 'refresh', refreshTtl),
+      };
     },
     async refresh(token) {
       const user = await verify(token, 'refresh');

@@ -10,13 +10,21 @@ export function registerWatchlistRoutes(app: FastifyInstance, ctx: AppContext): 
   const service = watchlistService(ctx);
   const tags = ['watchlist'];
 
-  r.get('/api/trades/watchlists/', { schema: { tags, response: { 200: z.array(watchlistItem) } } }, (request) =>
-    service.list(request.user),
+  r.get(
+    '/api/trades/watchlists/',
+    { schema: { tags, response: { 200: z.array(watchlistItem) } } },
+    (request) => service.list(request.user),
   );
 
   r.post(
     '/api/trades/watchlists/',
-    { schema: { tags, body: watchlistCreate, response: { 201: watchlistItem, 400: errorBody, 403: errorBody, 409: errorBody } } },
+    {
+      schema: {
+        tags,
+        body: watchlistCreate,
+        response: { 201: watchlistItem, 400: errorBody, 403: errorBody, 409: errorBody },
+      },
+    },
     async (request, reply) => {
       const item = await service.create(request.user, request.body ?? {});
       reply.status(201);

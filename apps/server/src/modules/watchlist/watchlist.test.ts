@@ -19,7 +19,12 @@ describeEachDb('watchlist', (target) => {
   const list = async (token: string) => (await h.request('GET', '/api/trades/watchlists/', { token })).json();
 
   it('requires both instrument and exchange', async () => {
-    for (const body of [{}, { instrument: 'EURUSD' }, { exchange: 'FX' }, { instrument: '  ', exchange: 'FX' }]) {
+    for (const body of [
+      {},
+      { instrument: 'EURUSD' },
+      { exchange: 'FX' },
+      { instrument: '  ', exchange: 'FX' },
+    ]) {
       const res = await add(alice, body);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail: WATCHLIST_MESSAGES.required });
@@ -29,7 +34,12 @@ describeEachDb('watchlist', (target) => {
   it('trims and upper-cases what it stores', async () => {
     const res = await add(alice, { instrument: '  eurusd ', exchange: ' fx' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ id: expect.any(String), instrument: 'EURUSD', exchange: 'FX', is_global: false });
+    expect(res.json()).toEqual({
+      id: expect.any(String),
+      instrument: 'EURUSD',
+      exchange: 'FX',
+      is_global: false,
+    });
     expect(await list(alice)).toEqual([res.json()]);
   });
 
@@ -48,12 +58,18 @@ describeEachDb('watchlist', (target) => {
     expect(created.json().is_global).toBe(true);
     const id = created.json().id;
     for (const token of [alice, bob, staff]) {
-      expect(await list(token)).toEqual(expect.arrayContaining([{ id, instrument: 'XAUUSD', exchange: 'OANDA', is_global: true }]));
+      expect(await list(token)).toEqual(
+        expect.arrayContaining([{ id, instrument: 'XAUUSD', exchange: 'OANDA', is_global: true }]),
+      );
     }
     // A user cannot add a private copy of a pair they already see as global.
     expect((await add(bob, { instrument: 'XAUUSD', exchange: 'OANDA' })).statusCode).toBe(409);
-    expect((await h.request('DELETE', `/api/trades/watchlists/${id}/`, { token: alice })).statusCode).toBe(403);
-    expect((await h.request('DELETE', `/api/trades/watchlists/${id}/`, { token: staff })).statusCode).toBe(204);
+    expect((await h.request('DELETE', `/api/trades/watchlists/${id}/`, { token: alice })).statusCode).toBe(
+      403,
+    );
+    expect((await h.request('DELETE', `/api/trades/watchlists/${id}/`, { token: staff })).statusCode).toBe(
+      204,
+    );
     expect((await list(alice)).some((i: { id: string }) => i.id === id)).toBe(false);
   });
 
@@ -64,8 +80,12 @@ describeEachDb('watchlist', (target) => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ detail: 'Not found.' });
     expect((await list(alice)).some((i: { id: string }) => i.id === mine.id)).toBe(true);
-    expect((await h.request('DELETE', `/api/trades/watchlists/${mine.id}/`, { token: alice })).statusCode).toBe(204);
-    expect((await h.request('DELETE', `/api/trades/watchlists/${mine.id}/`, { token: alice })).statusCode).toBe(404);
+    expect(
+      (await h.request('DELETE', `/api/trades/watchlists/${mine.id}/`, { token: alice })).statusCode,
+    ).toBe(204);
+    expect(
+      (await h.request('DELETE', `/api/trades/watchlists/${mine.id}/`, { token: alice })).statusCode,
+    ).toBe(404);
   });
 
   it('answers 400, not 500, for a body of the wrong type', async () => {

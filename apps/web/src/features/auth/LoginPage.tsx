@@ -1,5 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Loader,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { bootstrapStatus, tokenResponse } from '@tradedesk/contract';
@@ -26,7 +38,11 @@ function CreateFirstUser({ onDone }: { onDone: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const t = await api.post('/users/bootstrap/', { username: username.trim(), password }, { schema: tokenResponse });
+      const t = await api.post(
+        '/users/bootstrap/',
+        { username: username.trim(), password },
+        { schema: tokenResponse },
+      );
       session.store(t.access, t.refresh);
       onDone();
     } catch (err) {
@@ -43,9 +59,29 @@ function CreateFirstUser({ onDone }: { onDone: () => void }) {
         <Text c="dimmed" size="sm">
           No user exists yet. Create the first user; it can manage global watchlist items.
         </Text>
-        <TextInput label="Username" autoComplete="username" value={username} onChange={(e) => setUsername(e.currentTarget.value)} required data-autofocus />
-        <PasswordInput label="Password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} required description="At least 8 characters" />
-        <PasswordInput label="Confirm password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} required />
+        <TextInput
+          label="Username"
+          autoComplete="username"
+          value={username}
+          onChange={(e) => setUsername(e.currentTarget.value)}
+          required
+          data-autofocus
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          required
+          description="At least 8 characters"
+        />
+        <PasswordInput
+          label="Confirm password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.currentTarget.value)}
+          required
+        />
         {error && (
           <Alert color="red" role="alert" variant="light">
             {error}
@@ -99,8 +135,21 @@ export function LoginPage() {
           <form onSubmit={submit} noValidate>
             <Stack gap="sm">
               <Title order={2}>Login</Title>
-              <TextInput label="Username" name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.currentTarget.value)} data-autofocus />
-              <PasswordInput label="Password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+              <TextInput
+                label="Username"
+                name="username"
+                autoComplete="username"
+                value={username}
+                onChange={(e) => setUsername(e.currentTarget.value)}
+                data-autofocus
+              />
+              <PasswordInput
+                label="Password"
+                name="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
               {error && (
                 <Alert color="red" role="alert" variant="light">
                   {error}

@@ -21,10 +21,26 @@ import { ThemeToggle } from '../../app/ThemeToggle';
 export const NEWS_EMPTY = 'Please enter some news content to analyze.';
 
 const FEATURES = [
-  { icon: IconShieldCheck, title: 'Risk-first trade manager', text: 'Lot size from your risk, stop and take-profit plans, and rules the server enforces before any order leaves.' },
-  { icon: IconBook, title: 'A journal for every trade', text: 'Journal each trade as you place it, with screenshots and automated chart snapshots.' },
-  { icon: IconCalculator, title: 'Know the win rate you need', text: 'Work out the minimum win rate your plan needs before you risk a cent.' },
-  { icon: IconRobot, title: 'Bots and backtests', text: 'Write trading bots in Python, backtest them on history and run them live.' },
+  {
+    icon: IconShieldCheck,
+    title: 'Risk-first trade manager',
+    text: 'Lot size from your risk, stop and take-profit plans, and rules the server enforces before any order leaves.',
+  },
+  {
+    icon: IconBook,
+    title: 'A journal for every trade',
+    text: 'Journal each trade as you place it, with screenshots and automated chart snapshots.',
+  },
+  {
+    icon: IconCalculator,
+    title: 'Know the win rate you need',
+    text: 'Work out the minimum win rate your plan needs before you risk a cent.',
+  },
+  {
+    icon: IconRobot,
+    title: 'Bots and backtests',
+    text: 'Write trading bots in Python, backtest them on history and run them live.',
+  },
 ];
 
 function NewsAnalyzer() {
@@ -50,7 +66,10 @@ function NewsAnalyzer() {
             onClick={() =>
               setMessage(
                 text.trim()
-                  ? { kind: 'info', text: 'The AI news analyser arrives in a later release. Your text was not sent anywhere.' }
+                  ? {
+                      kind: 'info',
+                      text: 'The AI news analyser arrives in a later release. Your text was not sent anywhere.',
+                    }
                   : { kind: 'error', text: NEWS_EMPTY },
               )
             }
@@ -59,7 +78,11 @@ function NewsAnalyzer() {
           </Button>
         </Group>
         {message && (
-          <Alert color={message.kind === 'error' ? 'red' : 'blue'} variant="light" role={message.kind === 'error' ? 'alert' : 'status'}>
+          <Alert
+            color={message.kind === 'error' ? 'red' : 'blue'}
+            variant="light"
+            role={message.kind === 'error' ? 'alert' : 'status'}
+          >
             {message.text}
           </Alert>
         )}
@@ -81,8 +104,8 @@ export function LandingPage() {
         <Stack gap="xs" maw={720}>
           <Title order={1}>The AI-powered trade manager that keeps your journal for you</Title>
           <Text size="lg" c="dimmed">
-            Size trades from risk, manage positions on MT5, cTrader or the built-in simulator, and journal every trade in
-            one place. Works fully offline.
+            Size trades from risk, manage positions on MT5, cTrader or the built-in simulator, and journal
+            every trade in one place. Works fully offline.
           </Text>
         </Stack>
         <NewsAnalyzer />
@@ -108,8 +131,9 @@ export function LandingPage() {
             A note from the founders
           </Text>
           <Text size="sm" c="dimmed">
-            We traded with a position-size calculator in one window and a journal in another, and lost the link between
-            the plan and the result. {PRODUCT_TITLE} keeps them together: the trade you plan is the trade you journal.
+            We traded with a position-size calculator in one window and a journal in another, and lost the
+            link between the plan and the result. {PRODUCT_TITLE} keeps them together: the trade you plan is
+            the trade you journal.
           </Text>
         </Card>
         <Group justify="space-between" component="footer" py="md">

@@ -64,7 +64,8 @@ export function WatchlistModal({ opened, onClose }: { opened: boolean; onClose: 
     const i = instrument.trim().toUpperCase();
     const x = exchange.trim().toUpperCase();
     if (!i || !x) return setError(WATCHLIST_MESSAGES.required);
-    if (items.some((it) => it.instrument === i && it.exchange === x)) return setError(WATCHLIST_MESSAGES.duplicate);
+    if (items.some((it) => it.instrument === i && it.exchange === x))
+      return setError(WATCHLIST_MESSAGES.duplicate);
     setError(null);
     add.mutate({ instrument: i, exchange: x, ...(global ? { is_global: true } : {}) });
   }

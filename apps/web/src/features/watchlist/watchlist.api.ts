@@ -8,7 +8,9 @@ export const WATCHLIST_KEY = ['watchlist'] as const;
 
 function isItem(x: unknown): x is WatchlistItem {
   const i = x as WatchlistItem;
-  return !!i && typeof i.id === 'string' && typeof i.instrument === 'string' && typeof i.exchange === 'string';
+  return (
+    !!i && typeof i.id === 'string' && typeof i.instrument === 'string' && typeof i.exchange === 'string'
+  );
 }
 
 export async function fetchWatchlist(): Promise<WatchlistItem[]> {
