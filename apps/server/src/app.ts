@@ -18,6 +18,9 @@ import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createTokenService } from './modules/auth/tokens';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerWatchlistRoutes } from './modules/watchlist/watchlist.routes';
+import { registerProfitProfileRoutes } from './modules/profit-profiles/profit-profiles.routes';
+import { registerRiskRoutes } from './modules/risk/risk.routes';
+import { registerScenarioRoutes } from './modules/scenarios/scenarios.routes';
 
 export const APP_VERSION = '0.1.0';
 
@@ -101,6 +104,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   registerHealthRoutes(app, handle, APP_VERSION);
   registerAuthRoutes(app, ctx);
   registerWatchlistRoutes(app, ctx);
+  registerProfitProfileRoutes(app, ctx);
+  registerScenarioRoutes(app, ctx);
+  registerRiskRoutes(app, ctx);
 
   registerSpa(app, config.webDist);
   return { app, ctx, routes };

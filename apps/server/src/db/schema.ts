@@ -114,10 +114,55 @@ export interface SimDealsTable {
   time: string;
 }
 
+/** Win-rate calculator and profit profiles (migration 0010), risk settings (migration 0011). */
+export interface ProfitProfilesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  name_key: string;
+  /** JSON array of {r_multiple, size_pct}. */
+  partial_targets: string;
+  is_default: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WinRateScenariosTable {
+  id: string;
+  user_id: string;
+  name: string;
+  name_key: string;
+  /** JSON of the calculator inputs. */
+  inputs: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RiskSettingsTable {
+  account_id: string;
+  user_id: string;
+  max_daily_loss: number | null;
+  risk_percent: number;
+  max_trade_risk: number | null;
+  max_open_positions: number | null;
+  enforce_cooldowns: number;
+  consecutive_loss_limit: number | null;
+  cooldown_period: string;
+  max_lot_size: number | null;
+  max_open_trades_same_symbol: number | null;
+  default_tp_profile_id: string | null;
+  last_updated: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   watchlist_items: WatchlistItemsTable;
   trading_accounts: TradingAccountsTable;
+  profit_profiles: ProfitProfilesTable;
+  win_rate_scenarios: WinRateScenariosTable;
+  risk_settings: RiskSettingsTable;
   sim_accounts: SimAccountsTable;
   sim_balance_history: SimBalanceHistoryTable;
   sim_orders: SimOrdersTable;
