@@ -7,3 +7,4 @@ export * from './stops';
 export * from './targets';
 export * from './risk-rules';
 export * from './atr';
+export * from './trade-plan';

@@ -33,6 +33,12 @@ describe('calculateLotSize: worked cases', () => {
     expect(r.reason).toBeNull();
   });
 
+  it("the spec's pip form is the same case: 10,000 × 1% ÷ (20 pips × 100,000 × 0.0001) = 100 ÷ 200 = 0.50 lots", () => {
+    const pips = 20;
+    const pipSize = 0.0001;
+    expect(size({ slDistance: pips * pipSize }).volume).toBe((10_000 * 0.01) / (pips * 100_000 * pipSize));
+  });
+
   it('USDJPY on USD at 160: 100 USD ÷ (0.32 × 100,000 = 32,000 JPY ÷ 160 = 200 USD/lot) = 0.50 lots', () => {
     const rate = priceMoveValue({ base_currency: 'USD', quote_currency: 'JPY' }, 'USD', rates);
     const r = size({ slDistance: 0.32, quoteToAccountRate: rate });

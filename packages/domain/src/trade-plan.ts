@@ -1,0 +1,133 @@
+/**
+ * One call from the Place a Trade inputs to everything the trade calculations panel and the server's
+ * execute route need: stop, size, target(s), projected loss and profit in money and in R.
+ * It composes the smaller modules; money across targets is summed in integer minor units.
+ */
+import { calculateLotSize, floorVolume, type LotSizeResult, type VolumeLimits } from './lot-size';
+import { currencyDecimals, fromMinor, sumMinor, toMinor } from './money';
+import { roundToDigits } from './rounding';
+import {
+  profitLoss,
+  resolveStopLoss,
+  resolveTakeProfit,
+  type ResolvedLevel,
+  type ResolvedTakeProfit,
+  type Side,
+  type StopLossMode,
+  type TakeProfitMode,
+} from './stops';
+import { resolveTargets, type ResolvedTarget, type TargetSpec } from './targets';
+
+/** The symbol fields the plan needs (a subset of the broker layer's SymbolInfo). */
+export interface PlanSymbol extends VolumeLimits {
+  digits: number;
+  pip_size: number;
+  contract_size: number;
+}
+
+export type ProfitPlan =
+  { mode: 'single'; takeProfit: TakeProfitMode } | { mode: 'multi'; targets: readonly TargetSpec[] };
+
+export interface TradePlanInput {
+  side: Side;
+  /** Fill price expected: ask for a BUY, bid for a SELL, or the limit price. */
+  entry: number;
+  symbol: PlanSymbol;
+  account: { equity: number; currency: string; max_lot_size?: number | null };
+  /** Risk per trade in percent of equity. */
+  riskPercent: number;
+  /** Value in the account currency of one unit of the symbol's quote currency (`priceMoveValue`). */
+  quoteToAccountRate: number;
+  stopLoss: StopLossMode;
+  profit: ProfitPlan;
+  /** ATR in price units, for ATR targets. */
+  atr?: number | null;
+}
+
+export interface TradePlan {
+  /** Lots to trade (0 when no volume is allowed; see lot.reason). */
+  volume: number;
+  lot: LotSizeResult;
+  stopLoss: ResolvedLevel;
+  /** Single-TP plans only. */
+  takeProfit: ResolvedTakeProfit | null;
+  /** Multi-TP plans only, in rank order. */
+  targets: ResolvedTarget[] | null;
+  /** Money lost at the stop, positive, in the account currency. */
+  projectedLoss: number;
+  /** Money made if every target is hit, in the account currency. */
+  projectedProfit: number;
+  /** Reward ÷ risk of the whole plan (volume-weighted for multi targets), 2 decimals. */
+  rrRatio: number;
+  /** The actual risk in % of equity, 2 decimals. */
+  riskPercentActual: number;
+}
+
+/** Plan a trade from its inputs. Throws TradeValidationError (bad stops/targets) or RangeError (bad numbers). */
+export function planTrade(input: TradePlanInput): TradePlan {
+  const { side, entry, symbol, account } = input;
+  const ctx = { side, entry, pip_size: symbol.pip_size, digits: symbol.digits };
+  const stopLoss = resolveStopLoss(input.stopLoss, ctx);
+  const lot = calculateLotSize({
+    equity: account.equity,
+    riskPercent: input.riskPercent,
+    slDistance: stopLoss.distance,
+    contractSize: symbol.contract_size,
+    quoteToAccountRate: input.quoteToAccountRate,
+    limits: symbol,
+    maxLotSize: account.max_lot_size ?? null,
+    accountCurrency: account.currency,
+  });
+  const volume = lot.volume;
+  const decimals = currencyDecimals(account.currency);
+  const pnlAt = (exit: number, lots: number) =>
+    profitLoss({
+      side,
+      entry,
+      exit,
+      volume: lots,
+      contract_size: symbol.contract_size,
+      quoteToAccountRate: input.quoteToAccountRate,
+      accountCurrency: account.currency,
+    });
+
+  const lossMinor = -toMinor(pnlAt(stopLoss.price, volume), decimals);
+  let takeProfit: ResolvedTakeProfit | null = null;
+  let targets: ResolvedTarget[] | null = null;
+  let profitMinor: number;
+  let rrRatio: number;
+
+  if (input.profit.mode === 'single') {
+    takeProfit = resolveTakeProfit(input.profit.takeProfit, ctx, stopLoss.distance);
+    profitMinor = toMinor(pnlAt(takeProfit.price, volume), decimals);
+    rrRatio = takeProfit.rr;
+  } else {
+    // Split on the 2-decimal lot grid the volume was sized on when it fits, so target volumes
+    // keep 2 decimals too; a forced odd minimum volume falls back to the symbol's own step.
+    const lotGrid = Math.max(symbol.volume_step, 0.01);
+    const onLotGrid = floorVolume(volume, lotGrid) === volume;
+    targets = resolveTargets({
+      targets: input.profit.targets,
+      ctx,
+      slDistance: stopLoss.distance,
+      atr: input.atr ?? null,
+      volume,
+      volumeStep: onLotGrid ? lotGrid : symbol.volume_step,
+    });
+    profitMinor = sumMinor(targets.map((t) => toMinor(pnlAt(t.price, t.volume), decimals)));
+    const weighted = targets.reduce((acc, t) => acc + t.volume * t.distance, 0);
+    rrRatio = volume > 0 ? roundToDigits(weighted / (volume * stopLoss.distance), 2) : 0;
+  }
+
+  return {
+    volume,
+    lot,
+    stopLoss,
+    takeProfit,
+    targets,
+    projectedLoss: fromMinor(Math.max(0, lossMinor), decimals),
+    projectedProfit: fromMinor(profitMinor, decimals),
+    rrRatio,
+    riskPercentActual: roundToDigits((lot.actualRisk / account.equity) * 100, 2),
+  };
+}
