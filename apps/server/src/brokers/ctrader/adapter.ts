@@ -198,8 +198,14 @@ export class CTraderAdapter implements BrokerAdapter {
     this.setState('connected');
     // Re-subscribe the spots that were watched before the link dropped.
     const ids = [...this.quoteSubs.keys()];
-    if (ids.length) await this.subscribeSpots(ids).catch((e) => this.opts.log?.warn({ err: e }, 'cTrader re-subscribe failed'));
-    if (reconnecting) await this.reconcileAfterReconnect().catch((e) => this.opts.log?.warn({ err: e }, 'cTrader reconcile failed'));
+    if (ids.length)
+      await this.subscribeSpots(ids).catch((e) =>
+        this.opts.log?.warn({ err: e }, 'cTrader re-subscribe failed'),
+      );
+    if (reconnecting)
+      await this.reconcileAfterReconnect().catch((e) =>
+        this.opts.log?.warn({ err: e }, 'cTrader reconcile failed'),
+      );
   }
 
   private onConnectionLost(conn: OpenApiConnection, reason: string): void {
@@ -233,14 +239,23 @@ export class CTraderAdapter implements BrokerAdapter {
     } catch (e) {
       throw toBrokerError(e);
     }
-    if (!this.conn?.isOpen) throw new BrokerError(`cTrader is unreachable: ${this.lastError ?? 'not connected'}`, 'unavailable');
+    if (!this.conn?.isOpen)
+      throw new BrokerError(`cTrader is unreachable: ${this.lastError ?? 'not connected'}`, 'unavailable');
     return this.conn;
   }
 
-  private async call(payloadType: number, payload: Record<string, unknown>, expect: number): Promise<Record<string, unknown>> {
+  private async call(
+    payloadType: number,
+    payload: Record<string, unknown>,
+    expect: number,
+  ): Promise<Record<string, unknown>> {
     const conn = await this.live();
     try {
-      const f = await conn.request(payloadType, { ctidTraderAccountId: this.opts.ctidTraderAccountId, ...payload }, expect);
+      const f = await conn.request(
+        payloadType,
+        { ctidTraderAccountId: this.opts.ctidTraderAccountId, ...payload },
+        expect,
+      );
       return f.payload ?? {};
     } catch (e) {
       throw toBrokerError(e);
@@ -327,9 +342,15 @@ export class CTraderAdapter implements BrokerAdapter {
               : undefined;
       if (status) this.emit({ type: 'order', order: this.toPendingOrder(order), status });
     }
-    if (position && (type === ExecutionType.ORDER_FILLED || type === ExecutionType.ORDER_REPLACED || type === ExecutionType.ORDER_PARTIAL_FILL)) {
+    if (
+      position &&
+      (type === ExecutionType.ORDER_FILLED ||
+        type === ExecutionType.ORDER_REPLACED ||
+        type === ExecutionType.ORDER_PARTIAL_FILL)
+    ) {
       const closed = position.positionStatus === 2 || position.tradeData.volume === 0;
-      const opened = !closed && deal !== undefined && !deal.closePositionDetail && type === ExecutionType.ORDER_FILLED;
+      const opened =
+        !closed && deal !== undefined && !deal.closePositionDetail && type === ExecutionType.ORDER_FILLED;
       this.emit({
         type: 'position',
         position: this.toPosition(position),
@@ -350,7 +371,8 @@ export class CTraderAdapter implements BrokerAdapter {
       else if (o.volume !== p.volume || o.stop_loss !== p.stop_loss || o.take_profit !== p.take_profit)
         this.emit({ type: 'position', position: p, status: 'UPDATED' });
     }
-    for (const o of before.positions) if (!cur.has(o.position_id)) this.emit({ type: 'position', position: o, status: 'CLOSED' });
+    for (const o of before.positions)
+      if (!cur.has(o.position_id)) this.emit({ type: 'position', position: o, status: 'CLOSED' });
   }
 
   // ---------------------------------------------------------------- symbols
@@ -364,7 +386,8 @@ export class CTraderAdapter implements BrokerAdapter {
       conn.request(PT.SYMBOLS_LIST_REQ, { ...account, includeArchivedSymbols: false }, PT.SYMBOLS_LIST_RES),
     ]);
     const assets = new Map<number, string>();
-    for (const a of arr(assetsRes.payload?.asset)) assets.set(num(a.assetId) ?? 0, String(a.displayName ?? a.name ?? ''));
+    for (const a of arr(assetsRes.payload?.asset))
+      assets.set(num(a.assetId) ?? 0, String(a.displayName ?? a.name ?? ''));
     const byId = new Map<number, SymbolEntry>();
     const byName = new Map<string, SymbolEntry>();
     for (const s of arr(listRes.payload?.symbol)) {
@@ -378,7 +401,12 @@ export class CTraderAdapter implements BrokerAdapter {
       };
       if (!light.enabled || !light.symbolName) continue;
       const prev = this.symbolsById.get(light.symbolId);
-      const entry: SymbolEntry = { light, name: normSymbol(light.symbolName), full: prev?.full, info: prev?.info };
+      const entry: SymbolEntry = {
+        light,
+        name: normSymbol(light.symbolName),
+        full: prev?.full,
+        info: prev?.info,
+      };
       byId.set(light.symbolId, entry);
       byName.set(entry.name, entry);
     }
@@ -400,7 +428,11 @@ export class CTraderAdapter implements BrokerAdapter {
     const missing = entries.filter((e) => !e.full);
     for (let i = 0; i < missing.length; i += 200) {
       const chunk = missing.slice(i, i + 200);
-      const res = await this.call(PT.SYMBOL_BY_ID_REQ, { symbolId: chunk.map((e) => e.light.symbolId) }, PT.SYMBOL_BY_ID_RES);
+      const res = await this.call(
+        PT.SYMBOL_BY_ID_REQ,
+        { symbolId: chunk.map((e) => e.light.symbolId) },
+        PT.SYMBOL_BY_ID_RES,
+      );
       for (const s of arr(res.symbol)) {
         const full: ProtoSymbol = {
           symbolId: num(s.symbolId) ?? 0,
@@ -471,7 +503,11 @@ export class CTraderAdapter implements BrokerAdapter {
     const lotSize = full.lotSize ?? 10_000_000;
     const step = full.stepVolume ?? lotSize / 100;
     const v = Math.round((lots * lotSize) / step) * step;
-    if (v <= 0 || (full.minVolume !== undefined && v < full.minVolume) || (full.maxVolume !== undefined && v > full.maxVolume)) {
+    if (
+      v <= 0 ||
+      (full.minVolume !== undefined && v < full.minVolume) ||
+      (full.maxVolume !== undefined && v > full.maxVolume)
+    ) {
       throw new BrokerError(
         `cTrader: volume ${lots} is outside ${e.info?.volume_min ?? '?'}-${e.info?.volume_max ?? '?'} lots for ${e.name}`,
         'rejected',
@@ -483,7 +519,11 @@ export class CTraderAdapter implements BrokerAdapter {
   // ---------------------------------------------------------------- quotes and candles
 
   private async subscribeSpots(symbolIds: number[]): Promise<void> {
-    await this.call(PT.SUBSCRIBE_SPOTS_REQ, { symbolId: symbolIds, subscribeToSpotTimestamp: true }, PT.SUBSCRIBE_SPOTS_RES);
+    await this.call(
+      PT.SUBSCRIBE_SPOTS_REQ,
+      { symbolId: symbolIds, subscribeToSpotTimestamp: true },
+      PT.SUBSCRIBE_SPOTS_RES,
+    );
   }
 
   subscribeQuotes(symbol: string, onQuote: (q: Quote) => void): () => void {
@@ -514,7 +554,9 @@ export class CTraderAdapter implements BrokerAdapter {
         this.quoteSubs.delete(symbolId);
         this.quotes.delete(symbolId);
         if (this.conn?.isOpen) {
-          this.call(PT.UNSUBSCRIBE_SPOTS_REQ, { symbolId: [symbolId] }, PT.UNSUBSCRIBE_SPOTS_RES).catch(() => undefined);
+          this.call(PT.UNSUBSCRIBE_SPOTS_REQ, { symbolId: [symbolId] }, PT.UNSUBSCRIBE_SPOTS_RES).catch(
+            () => undefined,
+          );
         }
       }
     };
@@ -601,7 +643,8 @@ export class CTraderAdapter implements BrokerAdapter {
     try {
       const res = await this.call(PT.GET_POSITION_UNREALIZED_PNL_REQ, {}, PT.GET_POSITION_UNREALIZED_PNL_RES);
       const md = num(res.moneyDigits);
-      for (const u of arr(res.positionUnrealizedPnL)) out.set(num(u.positionId) ?? 0, money(num(u.netUnrealizedPnL), md));
+      for (const u of arr(res.positionUnrealizedPnL))
+        out.set(num(u.positionId) ?? 0, money(num(u.netUnrealizedPnL), md));
     } catch (e) {
       if (e instanceof BrokerError && e.kind === 'unavailable') throw e;
     }
@@ -659,7 +702,12 @@ export class CTraderAdapter implements BrokerAdapter {
       const px = d.executionPrice ?? 0;
       const positionWasBuy = d.tradeSide === TradeSide.SELL;
       reason = (positionWasBuy ? px < entry : px > entry) ? 'STOP_LOSS' : 'TAKE_PROFIT';
-    } else if (close && order && order.tradeData.volume > 0 && (close.closedVolume ?? d.filledVolume) < order.tradeData.volume) {
+    } else if (
+      close &&
+      order &&
+      order.tradeData.volume > 0 &&
+      (close.closedVolume ?? d.filledVolume) < order.tradeData.volume
+    ) {
       reason = 'PARTIAL_CLOSE';
     }
     return {
@@ -690,7 +738,12 @@ export class CTraderAdapter implements BrokerAdapter {
       .map((p) => this.toPosition(p, pnl));
     const orders = arr(res.order)
       .map(normOrder)
-      .filter((o) => o.orderType === OrderType.LIMIT && o.orderStatus === OrderStatus.ORDER_STATUS_ACCEPTED && !o.closingOrder)
+      .filter(
+        (o) =>
+          o.orderType === OrderType.LIMIT &&
+          o.orderStatus === OrderStatus.ORDER_STATUS_ACCEPTED &&
+          !o.closingOrder,
+      )
       .map((o) => this.toPendingOrder(o));
     this.lastReconciliation = { positions, orders };
     return this.lastReconciliation;
@@ -714,13 +767,21 @@ export class CTraderAdapter implements BrokerAdapter {
     const existing = await this.reconcile();
     const pos = existing.positions.find((x) => x.client_order_id === req.client_order_id);
     if (pos) {
-      return { client_order_id: req.client_order_id, order_id: '', position_id: pos.position_id, status: 'FILLED', fill_price: pos.entry_price, filled_at: pos.opened_at };
+      return {
+        client_order_id: req.client_order_id,
+        order_id: '',
+        position_id: pos.position_id,
+        status: 'FILLED',
+        fill_price: pos.entry_price,
+        filled_at: pos.opened_at,
+      };
     }
     const ord = existing.orders.find((x) => x.client_order_id === req.client_order_id);
     if (ord) return { client_order_id: req.client_order_id, order_id: ord.order_id, status: 'PENDING' };
 
     const isLimit = req.kind === 'LIMIT';
-    if (isLimit && !(req.limit_price && req.limit_price > 0)) throw new BrokerError('cTrader: a limit order needs a limit price', 'rejected');
+    if (isLimit && !(req.limit_price && req.limit_price > 0))
+      throw new BrokerError('cTrader: a limit order needs a limit price', 'rejected');
     const payload: Record<string, unknown> = {
       symbolId: e.light.symbolId,
       orderType: isLimit ? OrderType.LIMIT : OrderType.MARKET,
@@ -753,16 +814,30 @@ export class CTraderAdapter implements BrokerAdapter {
     const msgId = crypto.randomUUID();
     let orderId: number | undefined;
     const done = conn.waitFor((f) => {
-      if (f.payloadType === PT.ORDER_ERROR_EVENT || f.payloadType === PT.ERROR_RES_OA || f.payloadType === PT.ERROR_RES) {
-        return f.clientMsgId === msgId || (orderId !== undefined && num(f.payload?.orderId) === orderId) ? 'reject' : undefined;
+      if (
+        f.payloadType === PT.ORDER_ERROR_EVENT ||
+        f.payloadType === PT.ERROR_RES_OA ||
+        f.payloadType === PT.ERROR_RES
+      ) {
+        return f.clientMsgId === msgId || (orderId !== undefined && num(f.payload?.orderId) === orderId)
+          ? 'reject'
+          : undefined;
       }
       if (f.payloadType !== PT.EXECUTION_EVENT) return undefined;
       const o = f.payload?.order as Record<string, unknown> | undefined;
       const oid = num(o?.orderId);
-      const mine = f.clientMsgId === msgId || (orderId !== undefined && oid === orderId) || o?.clientOrderId === payload.clientOrderId;
+      const mine =
+        f.clientMsgId === msgId ||
+        (orderId !== undefined && oid === orderId) ||
+        o?.clientOrderId === payload.clientOrderId;
       if (!mine) return undefined;
       const t = enumValue('executionType', f.payload?.executionType);
-      if (t === ExecutionType.ORDER_REJECTED || t === ExecutionType.ORDER_CANCELLED || t === ExecutionType.ORDER_EXPIRED) return 'reject';
+      if (
+        t === ExecutionType.ORDER_REJECTED ||
+        t === ExecutionType.ORDER_CANCELLED ||
+        t === ExecutionType.ORDER_EXPIRED
+      )
+        return 'reject';
       if (t === ExecutionType.ORDER_ACCEPTED) {
         orderId = oid;
         return isLimit ? 'resolve' : undefined;
@@ -781,7 +856,9 @@ export class CTraderAdapter implements BrokerAdapter {
     if (isLimit) {
       return { client_order_id: req.client_order_id, order_id: String(order.orderId), status: 'PENDING' };
     }
-    const position = f.payload?.position ? normPosition(f.payload.position as Record<string, unknown>) : undefined;
+    const position = f.payload?.position
+      ? normPosition(f.payload.position as Record<string, unknown>)
+      : undefined;
     const deal = f.payload?.deal ? normDeal(f.payload.deal as Record<string, unknown>) : undefined;
     const positionId = String(position?.positionId ?? deal?.positionId ?? order.positionId ?? '');
     const result: PlaceOrderResult = {
@@ -792,7 +869,8 @@ export class CTraderAdapter implements BrokerAdapter {
       fill_price: roundTo(deal?.executionPrice ?? order.executionPrice ?? position?.price ?? 0, digits),
       filled_at: iso(deal?.executionTimestamp),
     };
-    if (later.stop_loss !== undefined || later.take_profit !== undefined) await this.amendPosition(positionId, later);
+    if (later.stop_loss !== undefined || later.take_profit !== undefined)
+      await this.amendPosition(positionId, later);
     return result;
   }
 
@@ -815,7 +893,12 @@ export class CTraderAdapter implements BrokerAdapter {
     const msgId = crypto.randomUUID();
     const done = conn.waitFor((f) => {
       if (f.clientMsgId !== msgId) return undefined;
-      if (f.payloadType === PT.ORDER_ERROR_EVENT || f.payloadType === PT.ERROR_RES_OA || f.payloadType === PT.ERROR_RES) return 'reject';
+      if (
+        f.payloadType === PT.ORDER_ERROR_EVENT ||
+        f.payloadType === PT.ERROR_RES_OA ||
+        f.payloadType === PT.ERROR_RES
+      )
+        return 'reject';
       if (f.payloadType !== PT.EXECUTION_EVENT) return undefined;
       const t = enumValue('executionType', f.payload?.executionType);
       if (t === ExecutionType.ORDER_REJECTED || t === ExecutionType.ORDER_CANCEL_REJECTED) return 'reject';
@@ -830,7 +913,10 @@ export class CTraderAdapter implements BrokerAdapter {
     }
   }
 
-  async amendPosition(positionId: string, stops: { stop_loss?: number | null; take_profit?: number | null }): Promise<Position> {
+  async amendPosition(
+    positionId: string,
+    stops: { stop_loss?: number | null; take_profit?: number | null },
+  ): Promise<Position> {
     const current = await this.findPosition(positionId);
     const digits = this.digitsOf(current.tradeData.symbolId);
     // The request replaces both levels: an omitted field removes it, so unchanged ones are sent again.
@@ -839,8 +925,14 @@ export class CTraderAdapter implements BrokerAdapter {
     const payload: Record<string, unknown> = { positionId: current.positionId };
     if (sl !== null && sl !== undefined) payload.stopLoss = roundTo(sl, digits);
     if (tp !== null && tp !== undefined) payload.takeProfit = roundTo(tp, digits);
-    const res = await this.execute(PT.AMEND_POSITION_SLTP_REQ, payload, (t) => t === ExecutionType.ORDER_REPLACED || t === ExecutionType.ORDER_ACCEPTED);
-    const p = res.position ? normPosition(res.position as Record<string, unknown>) : await this.findPosition(positionId);
+    const res = await this.execute(
+      PT.AMEND_POSITION_SLTP_REQ,
+      payload,
+      (t) => t === ExecutionType.ORDER_REPLACED || t === ExecutionType.ORDER_ACCEPTED,
+    );
+    const p = res.position
+      ? normPosition(res.position as Record<string, unknown>)
+      : await this.findPosition(positionId);
     return this.toPosition(p, await this.unrealized());
   }
 
@@ -872,13 +964,18 @@ export class CTraderAdapter implements BrokerAdapter {
   async deals(fromIso: string, toIso: string): Promise<Deal[]> {
     const from = Date.parse(fromIso);
     const to = Date.parse(toIso);
-    if (!Number.isFinite(from) || !Number.isFinite(to)) throw new BrokerError('cTrader: invalid time range', 'rejected');
+    if (!Number.isFinite(from) || !Number.isFinite(to))
+      throw new BrokerError('cTrader: invalid time range', 'rejected');
     const out = new Map<number, Deal>();
     // The server caps one request's window and rows; walk the range a week at a time.
     for (let start = from; start <= to; start += WEEK_MS) {
       let end = Math.min(to, start + WEEK_MS - 1);
       for (let page = 0; page < 20; page++) {
-        const res = await this.call(PT.DEAL_LIST_REQ, { fromTimestamp: start, toTimestamp: end, maxRows: 1000 }, PT.DEAL_LIST_RES);
+        const res = await this.call(
+          PT.DEAL_LIST_REQ,
+          { fromTimestamp: start, toTimestamp: end, maxRows: 1000 },
+          PT.DEAL_LIST_RES,
+        );
         const deals = arr(res.deal).map(normDeal);
         for (const d of deals) {
           if (d.dealStatus !== 2 && d.dealStatus !== 3) continue;
@@ -890,6 +987,8 @@ export class CTraderAdapter implements BrokerAdapter {
         end = earliest - 1;
       }
     }
-    return [...out.values()].sort((a, b) => a.time.localeCompare(b.time) || Number(a.deal_id) - Number(b.deal_id));
+    return [...out.values()].sort(
+      (a, b) => a.time.localeCompare(b.time) || Number(a.deal_id) - Number(b.deal_id),
+    );
   }
 }

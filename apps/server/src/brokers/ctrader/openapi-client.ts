@@ -163,7 +163,8 @@ export class OpenApiConnection {
 
   /** Sends one frame and returns its clientMsgId. */
   send(payloadType: number, payload: Record<string, unknown>, clientMsgId: string = randomUUID()): string {
-    if (!this.isOpen || !this.ws) throw new BrokerError('cTrader is unreachable: not connected', 'unavailable');
+    if (!this.isOpen || !this.ws)
+      throw new BrokerError('cTrader is unreachable: not connected', 'unavailable');
     this.ws.send(JSON.stringify({ clientMsgId, payloadType, payload }));
     return clientMsgId;
   }
@@ -231,7 +232,10 @@ export class OpenApiConnection {
       f = {
         clientMsgId: typeof raw.clientMsgId === 'string' ? raw.clientMsgId : undefined,
         payloadType: Number(raw.payloadType),
-        payload: (raw.payload && typeof raw.payload === 'object' ? raw.payload : {}) as Record<string, unknown>,
+        payload: (raw.payload && typeof raw.payload === 'object' ? raw.payload : {}) as Record<
+          string,
+          unknown
+        >,
       };
     } catch {
       return;

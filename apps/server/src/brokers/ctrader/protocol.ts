@@ -60,7 +60,14 @@ export const PT = {
 /** ProtoOATradeSide */
 export const TradeSide = { BUY: 1, SELL: 2 } as const;
 /** ProtoOAOrderType */
-export const OrderType = { MARKET: 1, LIMIT: 2, STOP: 3, STOP_LOSS_TAKE_PROFIT: 4, MARKET_RANGE: 5, STOP_LIMIT: 6 } as const;
+export const OrderType = {
+  MARKET: 1,
+  LIMIT: 2,
+  STOP: 3,
+  STOP_LOSS_TAKE_PROFIT: 4,
+  MARKET_RANGE: 5,
+  STOP_LIMIT: 6,
+} as const;
 /** ProtoOAOrderStatus */
 export const OrderStatus = {
   ORDER_STATUS_ACCEPTED: 1,
@@ -91,7 +98,14 @@ export const ExecutionType = {
   BONUS_DEPOSIT_WITHDRAW: 12,
 } as const;
 /** ProtoOADealStatus */
-export const DealStatus = { FILLED: 2, PARTIALLY_FILLED: 3, REJECTED: 4, INTERNALLY_REJECTED: 5, ERROR: 6, MISSED: 7 } as const;
+export const DealStatus = {
+  FILLED: 2,
+  PARTIALLY_FILLED: 3,
+  REJECTED: 4,
+  INTERNALLY_REJECTED: 5,
+  ERROR: 6,
+  MISSED: 7,
+} as const;
 /** ProtoOATimeInForce */
 export const TimeInForce = {
   GOOD_TILL_DATE: 1,
