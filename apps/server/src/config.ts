@@ -25,6 +25,13 @@ const envSchema = z.object({
     .transform((v) => (v && v.trim() !== '' ? v.trim().replace(/\/+$/, '') : undefined))
     .refine((v) => v === undefined || /^https?:\/\//.test(v), { message: 'MT5_BRIDGE_URL must be an http(s):// URL' }),
   MT5_BRIDGE_TOKEN: z.string().optional(),
+  CTRADER_CLIENT_ID: z.string().optional(),
+  CTRADER_CLIENT_SECRET: z.string().optional(),
+  CTRADER_REDIRECT_URI: z.string().optional(),
+  /** demo, live, or an explicit ws(s):// URL of the Open API JSON port (docs/ctrader.md). */
+  CTRADER_HOST: z.string().default('demo'),
+  CTRADER_AUTH_URL: z.string().default('https://id.ctrader.com/my/settings/openapi/grantingaccess/'),
+  CTRADER_TOKEN_URL: z.string().default('https://openapi.ctrader.com/apps/token'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -44,6 +51,8 @@ export interface AppConfig {
   mt5BridgeUrl: string | undefined;
   /** Optional shared secret the bridge expects in `X-Bridge-Token`. */
   mt5BridgeToken: string | undefined;
+  /** cTrader Open API application (docs/ctrader.md); blank client id/secret/redirect means not configured. */
+  ctrader: { clientId: string; clientSecret: string; redirectUri: string; host: string; authUrl: string; tokenUrl: string };
   /** Where log lines go instead of stdout (tests capture them). */
   logStream?: { write(line: string): void };
   /** Login attempts allowed per IP and username in one minute. */
@@ -90,6 +99,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     simSeed: e.SIM_SEED,
     mt5BridgeUrl: e.MT5_BRIDGE_URL,
     mt5BridgeToken: e.MT5_BRIDGE_TOKEN || undefined,
+    ctrader: {
+      clientId: e.CTRADER_CLIENT_ID?.trim() ?? '',
+      clientSecret: e.CTRADER_CLIENT_SECRET?.trim() ?? '',
+      redirectUri: e.CTRADER_REDIRECT_URI?.trim() ?? '',
+      host: e.CTRADER_HOST.trim(),
+      authUrl: e.CTRADER_AUTH_URL.trim(),
+      tokenUrl: e.CTRADER_TOKEN_URL.trim(),
+    },
     loginAttemptsPerMinute: 10,
     accessTokenTtlSeconds: 60 * 60,
     refreshTokenTtlSeconds: 7 * 24 * 60 * 60,
