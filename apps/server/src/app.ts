@@ -18,6 +18,8 @@ import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createTokenService } from './modules/auth/tokens';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerWatchlistRoutes } from './modules/watchlist/watchlist.routes';
+import { registerAccountRoutes } from './modules/accounts/accounts.routes';
+import { registerMarketRoutes } from './modules/market/market.routes';
 import { registerProfitProfileRoutes } from './modules/profit-profiles/profit-profiles.routes';
 import { registerRiskRoutes } from './modules/risk/risk.routes';
 import { registerScenarioRoutes } from './modules/scenarios/scenarios.routes';
@@ -104,6 +106,8 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   registerHealthRoutes(app, handle, APP_VERSION);
   registerAuthRoutes(app, ctx);
   registerWatchlistRoutes(app, ctx);
+  registerAccountRoutes(app, ctx);
+  registerMarketRoutes(app, ctx);
   registerProfitProfileRoutes(app, ctx);
   registerScenarioRoutes(app, ctx);
   registerRiskRoutes(app, ctx);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { SimMarket } from './brokers/sim/market-types';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
@@ -47,6 +48,9 @@ export interface AppConfig {
   /** Folder of the built web app; unset or missing means the API runs alone. */
   webDist: string | undefined;
   simSeed: number;
+  /** Tests and benchmarks only: the simulated broker's clock and market; production derives both from simSeed and the real clock. */
+  simNow?: () => number;
+  simMarket?: SimMarket;
   /** Base URL of the MT5 bridge service (docs/mt5-bridge.md); unset means MT5 is not available. */
   mt5BridgeUrl: string | undefined;
   /** Optional shared secret the bridge expects in `X-Bridge-Token`. */

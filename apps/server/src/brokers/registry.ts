@@ -1,0 +1,229 @@
+import type { AppContext } from '../context';
+import type { TradingAccountsTable } from '../db/schema';
+import { HttpError, badGateway, notFound, unprocessable } from '../lib/http-error';
+import { createSimAdapter } from './sim/sim-adapter';
+import { createSimMarket } from './sim/market';
+import type { SimMarket } from './sim/market-types';
+import {
+  BrokerError,
+  type BrokerAdapter,
+  type ConnectionState,
+  type Platform,
+  type Reconciliation,
+} from './types';
+
+/** The simulated market and its clock, shared by every SIM account of the app. */
+export interface SimEnvironment {
+  market: SimMarket;
+  now: () => number;
+}
+
+export interface BrokerFactoryInput {
+  ctx: AppContext;
+  /** The account row; secrets in it are sealed (open them with ctx.secrets). */
+  account: TradingAccountsTable;
+  sim: SimEnvironment;
+}
+
+export type BrokerFactory = (input: BrokerFactoryInput) => BrokerAdapter;
+
+/** One adapter factory per platform: adding a platform is one line here. */
+export const brokerFactories: Partial<Record<Platform, BrokerFactory>> = {
+  SIM: ({ ctx, account, sim }) =>
+    createSimAdapter({ db: ctx.db, market: sim.market, now: sim.now, account, log: ctx.log }),
+};
+
+/** Reconnect delays of remote platforms: 1 s doubling up to a minute. */
+export const RECONNECT_BACKOFF_MS = [1000, 2000, 4000, 8000, 16_000, 32_000, 60_000];
+
+/**
+ * Turns an adapter's refusal into the HTTP answer: a business refusal (insufficient margin, market
+ * closed, invalid stops) is 422, something the broker does not know is 404, a broker that is down or
+ * refuses our credentials is 502. Other errors pass through as they are.
+ */
+export function brokerErrorToHttp(e: unknown): unknown {
+  if (!(e instanceof BrokerError)) return e;
+  if (e.kind === 'rejected') return unprocessable(e.message);
+  if (e.kind === 'not_found') return notFound(e.message);
+  return badGateway(e.message);
+}
+
+interface Entry {
+  account: TradingAccountsTable;
+  adapter: BrokerAdapter;
+  connecting?: Promise<void>;
+  attempt: number;
+  /** No on-demand connect before this instant after a failure, so a down broker is not hammered. */
+  retryAfter: number;
+  lastError?: string;
+  timer?: NodeJS.Timeout;
+  stopEvents: () => void;
+}
+
+export interface BrokerRegistry {
+  readonly sim: SimEnvironment;
+  /** The connected adapter of an account the caller already owns; throws HttpError (502/404/422). */
+  connected(account: TradingAccountsTable): Promise<BrokerAdapter>;
+  /** Runs `fn` against the connected adapter; broker errors become HTTP errors of their own. */
+  use<T>(account: TradingAccountsTable, fn: (adapter: BrokerAdapter) => Promise<T>): Promise<T>;
+  /** Connection state without connecting. */
+  state(accountId: string): ConnectionState;
+  /** Disconnects and forgets an account's adapter (credentials changed, account deleted). */
+  evict(accountId: string): Promise<void>;
+  /** Called with the broker's open positions and orders after every reconnect. */
+  onReconciled(fn: (accountId: string, rec: Reconciliation) => void): () => void;
+  closeAll(): Promise<void>;
+}
+
+const registries = new WeakMap<AppContext, BrokerRegistry>();
+
+/** The app's one registry: created on first use, closed on shutdown. */
+export function brokerRegistry(ctx: AppContext): BrokerRegistry {
+  let r = registries.get(ctx);
+  if (!r) {
+    r = createBrokerRegistry(ctx);
+    registries.set(ctx, r);
+    const reg = r;
+    ctx.onShutdown(() => reg.closeAll());
+  }
+  return r;
+}
+
+export function createBrokerRegistry(ctx: AppContext, factories = brokerFactories): BrokerRegistry {
+  const now = ctx.config.simNow ?? Date.now;
+  const sim: SimEnvironment = {
+    market: ctx.config.simMarket ?? createSimMarket({ seed: ctx.config.simSeed, now }),
+    now,
+  };
+  const entries = new Map<string, Entry>();
+  const reconciledListeners = new Set<(accountId: string, rec: Reconciliation) => void>();
+  let closed = false;
+
+  function entryFor(account: TradingAccountsTable): Entry {
+    const existing = entries.get(account.id);
+    if (existing) return existing;
+    const factory = factories[account.platform];
+    if (!factory) throw badGateway(`${account.platform} accounts are not supported by this server yet.`);
+    const adapter = factory({ ctx, account, sim });
+    const entry: Entry = { account, adapter, attempt: 0, retryAfter: 0, stopEvents: () => undefined };
+    entry.stopEvents = adapter.onEvent((e) => {
+      if (e.type !== 'connection' || closed || entries.get(account.id) !== entry) return;
+      // A remote broker that drops us is reconnected in the background; the SIM never drops.
+      if (
+        (e.state === 'disconnected' || e.state === 'error') &&
+        account.platform !== 'SIM' &&
+        !entry.connecting
+      ) {
+        entry.lastError = e.detail ?? entry.lastError;
+        scheduleReconnect(entry);
+      }
+    });
+    entries.set(account.id, entry);
+    return entry;
+  }
+
+  function delayOf(attempt: number): number {
+    return RECONNECT_BACKOFF_MS[Math.min(attempt, RECONNECT_BACKOFF_MS.length - 1)] ?? 60_000;
+  }
+
+  function scheduleReconnect(entry: Entry): void {
+    if (entry.timer || closed) return;
+    const delay = delayOf(entry.attempt);
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      if (closed || entries.get(entry.account.id) !== entry) return;
+      connect(entry, true).catch(() => scheduleReconnect(entry));
+    }, delay);
+    entry.timer.unref();
+  }
+
+  function connect(entry: Entry, reconnecting: boolean): Promise<void> {
+    entry.connecting ??= (async () => {
+      try {
+        await entry.adapter.connect();
+        entry.attempt = 0;
+        entry.retryAfter = 0;
+        entry.lastError = undefined;
+        if (reconnecting) {
+          // Whatever happened while we were away (fills, stops, closes) is taken from the broker.
+          const rec = await entry.adapter.reconcile();
+          for (const fn of reconciledListeners) fn(entry.account.id, rec);
+        }
+      } catch (e) {
+        entry.lastError = e instanceof Error ? e.message : String(e);
+        entry.retryAfter = Date.now() + delayOf(entry.attempt);
+        entry.attempt += 1;
+        ctx.log.warn(
+          { account: entry.account.id, platform: entry.account.platform, err: entry.lastError },
+          'broker connect failed',
+        );
+        throw e;
+      } finally {
+        entry.connecting = undefined;
+      }
+    })();
+    return entry.connecting;
+  }
+
+  async function connected(account: TradingAccountsTable): Promise<BrokerAdapter> {
+    if (closed) throw badGateway('The server is shutting down.');
+    const entry = entryFor(account);
+    if (entry.adapter.connectionState() === 'connected') return entry.adapter;
+    if (!entry.connecting && Date.now() < entry.retryAfter) {
+      throw badGateway(
+        `${account.platform} broker is unavailable: ${entry.lastError ?? 'connection failed'}`,
+      );
+    }
+    try {
+      await connect(entry, false);
+    } catch (e) {
+      if (account.platform !== 'SIM') scheduleReconnect(entry);
+      const mapped = brokerErrorToHttp(e);
+      if (mapped instanceof HttpError) throw mapped;
+      throw badGateway(
+        `${account.platform} broker is unavailable: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+    return entry.adapter;
+  }
+
+  async function drop(entry: Entry): Promise<void> {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = undefined;
+    entry.stopEvents();
+    entries.delete(entry.account.id);
+    try {
+      await entry.adapter.disconnect();
+    } catch (err) {
+      ctx.log.warn({ err, account: entry.account.id }, 'broker disconnect failed');
+    }
+  }
+
+  return {
+    sim,
+    connected,
+    async use(account, fn) {
+      const adapter = await connected(account);
+      try {
+        return await fn(adapter);
+      } catch (e) {
+        throw brokerErrorToHttp(e);
+      }
+    },
+    state(accountId) {
+      return entries.get(accountId)?.adapter.connectionState() ?? 'disconnected';
+    },
+    async evict(accountId) {
+      const entry = entries.get(accountId);
+      if (entry) await drop(entry);
+    },
+    onReconciled(fn) {
+      reconciledListeners.add(fn);
+      return () => void reconciledListeners.delete(fn);
+    },
+    async closeAll() {
+      closed = true;
+      await Promise.all([...entries.values()].map(drop));
+    },
+  };
+}

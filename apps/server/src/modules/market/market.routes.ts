@@ -1,0 +1,132 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import { errorBody, symbolInfo, WS_CLOSE } from '@tradedesk/contract';
+import type { AppContext } from '../../context';
+import { brokerErrorToHttp, brokerRegistry } from '../../brokers/registry';
+import { BrokerError, type BrokerAdapter, type SymbolInfo } from '../../brokers/types';
+import { HttpError, notFound } from '../../lib/http-error';
+import { priceHub } from '../../market/price-hub';
+import { accountsService } from '../accounts/accounts.service';
+import type { AuthUser } from '../auth/tokens';
+
+const symbolParams = z.object({ account: z.string().min(1).max(64), symbol: z.string().min(1).max(40) });
+
+/** Symbols are matched as written, then upper-cased (`eurusd` finds `EURUSD`). */
+async function findSymbol(adapter: BrokerAdapter, symbol: string): Promise<SymbolInfo> {
+  try {
+    return await adapter.symbolInfo(symbol);
+  } catch (e) {
+    if (!(e instanceof BrokerError) || e.kind !== 'not_found' || symbol === symbol.toUpperCase()) throw e;
+    return adapter.symbolInfo(symbol.toUpperCase());
+  }
+}
+
+/** How long a socket without `?token=` may take to send `{"token": "..."}`. */
+const AUTH_WAIT_MS = 10_000;
+
+export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const accounts = accountsService(ctx);
+  const brokers = brokerRegistry(ctx);
+
+  r.get(
+    '/api/trades/symbol-info/:account/:symbol',
+    {
+      schema: {
+        tags: ['trades'],
+        params: symbolParams,
+        response: { 200: symbolInfo, 404: errorBody, 502: errorBody },
+      },
+    },
+    async (request) => {
+      const row = await accounts.owned(request.user, request.params.account);
+      return brokers.use(row, async (adapter) => {
+        try {
+          return await findSymbol(adapter, request.params.symbol);
+        } catch (e) {
+          if (e instanceof BrokerError && e.kind === 'not_found')
+            throw notFound(`Unknown symbol: ${request.params.symbol}.`);
+          throw e;
+        }
+      });
+    },
+  );
+
+  app.get<{ Params: { account: string; symbol: string }; Querystring: { token?: string } }>(
+    '/ws/prices/:account/:symbol',
+    { websocket: true, schema: { hide: true } },
+    (socket: WebSocket, request) => {
+      const { account: accountId, symbol } = request.params;
+      let unwatch: (() => void) | undefined;
+      let finished = false;
+      const close = (code: number, reason: string) => {
+        finished = true;
+        // A close reason is limited to 123 bytes.
+        if (socket.readyState <= 1) socket.close(code, Buffer.from(reason).subarray(0, 120).toString());
+      };
+      socket.on('close', () => {
+        finished = true;
+        clearTimeout(authTimer);
+        unwatch?.();
+      });
+      socket.on('error', () => unwatch?.());
+
+      const start = async (token: string | undefined) => {
+        clearTimeout(authTimer);
+        const user: AuthUser | null = token ? await ctx.tokens.verifyAccess(token) : null;
+        if (finished) return;
+        if (!user)
+          return close(WS_CLOSE.unauthorized, 'Authentication failed: a valid access token is required.');
+        try {
+          const row = await accounts.owned(user, accountId);
+          const adapter = await brokers.connected(row);
+          const info = await findSymbol(adapter, symbol);
+          if (finished || socket.readyState !== 1) return;
+          unwatch = priceHub(ctx).watch(
+            row.id,
+            info.symbol,
+            (onQuote) => adapter.subscribeQuotes(info.symbol, onQuote),
+            socket,
+          );
+        } catch (e) {
+          const mapped = brokerErrorToHttp(e);
+          if (mapped instanceof HttpError && mapped.statusCode === 404) {
+            return close(
+              WS_CLOSE.notFound,
+              e instanceof BrokerError ? `Unknown symbol: ${symbol}.` : 'Account not found.',
+            );
+          }
+          if (mapped instanceof HttpError) return close(WS_CLOSE.brokerDown, String(mapped.detail));
+          request.log.error({ err: e }, 'price stream failed to start');
+          return close(1011, 'Internal error.');
+        }
+      };
+
+      const authTimer = setTimeout(() => void start(undefined), AUTH_WAIT_MS);
+      authTimer.unref();
+      const queryToken = request.query.token;
+      if (queryToken) {
+        void start(queryToken);
+        return;
+      }
+      socket.once('message', (data) => {
+        let token: string | undefined;
+        try {
+          const parsed: unknown = JSON.parse(String(data));
+          if (
+            parsed &&
+            typeof parsed === 'object' &&
+            typeof (parsed as { token?: unknown }).token === 'string'
+          ) {
+            token = (parsed as { token: string }).token;
+          }
+        } catch {
+          token = undefined;
+        }
+        void start(token);
+      });
+    },
+  );
+}

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createSimMarket } from '../../brokers/sim/market';
+import type { SimMarket } from '../../brokers/sim/market-types';
+import { priceHub } from '../../market/price-hub';
+import { createHarness, describeEachDb, type Harness } from '../../test/harness';
+
+/** The simulated clock runs in real time from a Wednesday morning, so FX ticks whatever day the suite runs. */
+const WEDNESDAY = Date.parse('2026-01-07T10:00:00Z');
+const started = Date.now();
+const simNow = () => WEDNESDAY + (Date.now() - started);
+
+/** The real simulator, with a count of live upstream subscriptions per symbol. */
+function countingMarket(inner: SimMarket) {
+  const live = new Map<string, number>();
+  const market: SimMarket = {
+    seed: inner.seed,
+    specs: () => inner.specs(),
+    spec: (s) => inner.spec(s),
+    quoteAt: (s, t) => inner.quoteAt(s, t),
+    candles: (s, tf, a, b, n) => inner.candles(s, tf, a, b, n),
+    convert: (amt, f, to, t) => inner.convert(amt, f, to, t),
+    isOpen: (s, t) => inner.isOpen(s, t),
+    subscribe(symbol, onQuote) {
+      live.set(symbol, (live.get(symbol) ?? 0) + 1);
+      const stop = inner.subscribe(symbol, onQuote);
+      return () => {
+        live.set(symbol, (live.get(symbol) ?? 0) - 1);
+        stop();
+      };
+    },
+  };
+  return { market, live };
+}
+
+interface Client {
+  ws: WebSocket;
+  messages: unknown[];
+  closed: Promise<{ code: number; reason: string }>;
+  next(): Promise<Record<string, unknown>>;
+}
+
+function connect(url: string): Client {
+  const ws = new WebSocket(url);
+  const messages: unknown[] = [];
+  const waiters: Array<() => void> = [];
+  ws.on('message', (data) => {
+    messages.push(JSON.parse(String(data)));
+    for (const w of waiters.splice(0)) w();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  let read = 0;
+  return {
+    ws,
+    messages,
+    closed,
+    async next() {
+      while (messages.length <= read) {
+        await new Promise<void>((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error('no price message within 5 s')), 5000);
+          waiters.push(() => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+      }
+      return messages[read++] as Record<string, unknown>;
+    },
+  };
+}
+
+describeEachDb('price stream', (target) => {
+  let h: Harness;
+  let base: string;
+  let alice: string;
+  let bob: string;
+  let account: string;
+  let live: Map<string, number>;
+  beforeAll(async () => {
+    const counting = countingMarket(createSimMarket({ seed: 7, now: simNow }));
+    live = counting.live;
+    h = await createHarness(target, { simNow, simMarket: counting.market });
+    alice = (await h.user('alice')).token;
+    bob = (await h.user('bob')).token;
+    account = (await h.request('GET', '/api/accounts/', { token: alice })).json()[0].id;
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = h.app.server.address();
+    base = `ws://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  });
+  afterAll(() => h.close());
+
+  it('streams {bid, ask, time} with the token as a query parameter', async () => {
+    const c = connect(`${base}/ws/prices/${account}/EURUSD?token=${alice}`);
+    const first = await c.next();
+    const second = await c.next();
+    for (const m of [first, second]) {
+      expect(Object.keys(m).sort()).toEqual(['ask', 'bid', 'time']);
+      expect(m.ask as number).toBeGreaterThan(m.bid as number);
+      expect(new Date(m.time as string).toISOString()).toBe(m.time);
+    }
+    expect(Date.parse(second.time as string)).toBeGreaterThanOrEqual(Date.parse(first.time as string));
+    c.ws.close();
+    await c.closed;
+  });
+
+  it('accepts the token as the first message', async () => {
+    const c = connect(`${base}/ws/prices/${account}/usdjpy`);
+    await new Promise((r) => c.ws.once('open', r));
+    c.ws.send(JSON.stringify({ token: alice }));
+    const m = await c.next();
+    expect(m.bid as number).toBeGreaterThan(50);
+    c.ws.close();
+    await c.closed;
+  });
+
+  it('refuses a socket without a valid token (4401)', async () => {
+    const noToken = connect(`${base}/ws/prices/${account}/EURUSD`);
+    await new Promise((r) => noToken.ws.once('open', r));
+    noToken.ws.send(JSON.stringify({ hello: 'world' }));
+    expect((await noToken.closed).code).toBe(4401);
+    const bad = await connect(`${base}/ws/prices/${account}/EURUSD?token=not-a-jwt`).closed;
+    expect(bad.code).toBe(4401);
+    expect(bad.reason).toMatch(/token/i);
+  });
+
+  it("closes with 4404 for another user's account or an unknown symbol", async () => {
+    const foreign = await connect(`${base}/ws/prices/${account}/EURUSD?token=${bob}`).closed;
+    expect(foreign.code).toBe(4404);
+    const unknown = await connect(`${base}/ws/prices/${account}/NOPE?token=${alice}`).closed;
+    expect(unknown.code).toBe(4404);
+  });
+
+  it('opens one upstream per account and symbol however many sockets watch, and drops it with the last', async () => {
+    const clients = [1, 2, 3].map(() => connect(`${base}/ws/prices/${account}/GBPUSD?token=${alice}`));
+    await Promise.all(clients.map((c) => c.next()));
+    expect(live.get('GBPUSD')).toBe(1);
+    expect(priceHub(h.ctx).stats()).toMatchObject({ topics: 1, watchers: 3 });
+    clients[0]!.ws.close();
+    await clients[0]!.closed;
+    await clients[1]!.next();
+    expect(live.get('GBPUSD')).toBe(1);
+    for (const c of clients.slice(1)) c.ws.close();
+    await Promise.all(clients.map((c) => c.closed));
+    const until = Date.now() + 2000;
+    while (live.get('GBPUSD') !== 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(live.get('GBPUSD')).toBe(0);
+    expect(priceHub(h.ctx).stats().topics).toBe(0);
+  });
+});
