@@ -4,3 +4,4 @@ export * from './watchlist';
 export * from './accounts';
 export * from './win-rate';
 export * from './risk-settings';
+export * from './mt5';
