@@ -104,10 +104,13 @@ test('logout clears the token and goes to /login', async ({ page, user }) => {
 
 test('a 401 from the API removes the token and redirects to /login', async ({ page, user }) => {
   await signIn(page, { ...user, token: 'expired-or-forged-token' });
+  // The initial watchlist fetch answers 401 for this token.
+  const watchlist = page.waitForResponse((r) => r.url().endsWith('/api/trades/watchlists/') && r.status() === 401);
   await page.goto('/win-rate');
-  await page.getByRole('button', { name: 'Manage Watchlist' }).click();
+  await watchlist;
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
 });
 
 test('add and remove watchlist items, with the spec messages', async ({ page, user }) => {
