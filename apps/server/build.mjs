@@ -3,7 +3,8 @@ import { build } from 'esbuild';
 
 await build({
   entryPoints: ['src/main.ts', 'src/cli/create-user.ts'],
-  outdir: 'dist',
+  // `node build.mjs <outdir>` lets a second build live beside the default one.
+  outdir: process.argv[2] ?? 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',
