@@ -18,6 +18,7 @@ import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createTokenService } from './modules/auth/tokens';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerWatchlistRoutes } from './modules/watchlist/watchlist.routes';
+import { registerCTraderRoutes } from './modules/ctrader/ctrader.routes';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes';
 import { registerMarketRoutes } from './modules/market/market.routes';
 import { registerProfitProfileRoutes } from './modules/profit-profiles/profit-profiles.routes';
@@ -106,6 +107,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   registerHealthRoutes(app, handle, APP_VERSION);
   registerAuthRoutes(app, ctx);
   registerWatchlistRoutes(app, ctx);
+  registerCTraderRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerMarketRoutes(app, ctx);
   registerProfitProfileRoutes(app, ctx);

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import type { TradingAccountsTable } from '../db/schema';
 import { HttpError, badGateway, notFound, unprocessable } from '../lib/http-error';
+import { createCTraderBroker } from '../modules/ctrader/ctrader.service';
 import { createSimAdapter } from './sim/sim-adapter';
 import { createSimMarket } from './sim/market';
 import type { SimMarket } from './sim/market-types';
@@ -31,6 +32,7 @@ export type BrokerFactory = (input: BrokerFactoryInput) => BrokerAdapter;
 export const brokerFactories: Partial<Record<Platform, BrokerFactory>> = {
   SIM: ({ ctx, account, sim }) =>
     createSimAdapter({ db: ctx.db, market: sim.market, now: sim.now, account, log: ctx.log }),
+  cTrader: ({ ctx, account }) => createCTraderBroker(ctx, account),
 };
 
 /** Reconnect delays of remote platforms: 1 s doubling up to a minute. */

@@ -32,6 +32,8 @@ export class FakeOAuthServer {
   private readonly refresh = new Map<string, { accounts: number[]; access: string }>();
   /** Every token request, in order (grant type and whether it succeeded). */
   readonly requests: Array<{ grant_type: string; ok: boolean }> = [];
+  /** Every token pair handed out, newest last (tests check none is stored in clear). */
+  readonly issued: Array<{ accessToken: string; refreshToken: string }> = [];
   expiresIn: number;
   /** When set, the token endpoint answers 503 (the service is down). */
   down = false;
@@ -117,18 +119,16 @@ export class FakeOAuthServer {
     const grant = params.get('grant_type') ?? '';
     const fail = (errorCode: string, description: string) => {
       this.requests.push({ grant_type: grant, ok: false });
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            accessToken: null,
-            tokenType: null,
-            expiresIn: null,
-            refreshToken: null,
-            errorCode,
-            description,
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          accessToken: null,
+          tokenType: null,
+          expiresIn: null,
+          refreshToken: null,
+          errorCode,
+          description,
+        }),
+      );
     };
     if (
       params.get('client_id') !== this.opts.clientId ||
@@ -160,6 +160,7 @@ export class FakeOAuthServer {
     this.access.set(accessToken, { accounts, expiresAt: Date.now() + this.expiresIn * 1000 });
     this.refresh.set(refreshToken, { accounts, access: accessToken });
     this.requests.push({ grant_type: grant, ok: true });
+    this.issued.push({ accessToken, refreshToken });
     res.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({
         accessToken,
