@@ -3,6 +3,7 @@ import type { TradingAccountsTable } from '../db/schema';
 import { HttpError, badGateway, notFound, unprocessable } from '../lib/http-error';
 import { createCTraderBroker } from '../modules/ctrader/ctrader.service';
 import { createSimAdapter } from './sim/sim-adapter';
+import { createMt5Adapter } from './mt5/mt5-factory';
 import { createSimMarket } from './sim/market';
 import type { SimMarket } from './sim/market-types';
 import {
@@ -32,6 +33,7 @@ export type BrokerFactory = (input: BrokerFactoryInput) => BrokerAdapter;
 export const brokerFactories: Partial<Record<Platform, BrokerFactory>> = {
   SIM: ({ ctx, account, sim }) =>
     createSimAdapter({ db: ctx.db, market: sim.market, now: sim.now, account, log: ctx.log }),
+  MT5: createMt5Adapter,
   cTrader: ({ ctx, account }) => createCTraderBroker(ctx, account),
 };
 
@@ -57,6 +59,8 @@ interface Entry {
   attempt: number;
   /** No on-demand connect before this instant after a failure, so a down broker is not hammered. */
   retryAfter: number;
+  /** Connected at least once: any later connect is a reconnect and reconciles. */
+  wasConnected: boolean;
   lastError?: string;
   timer?: NodeJS.Timeout;
   stopEvents: () => void;
@@ -91,7 +95,12 @@ export function brokerRegistry(ctx: AppContext): BrokerRegistry {
   return r;
 }
 
-export function createBrokerRegistry(ctx: AppContext, factories = brokerFactories): BrokerRegistry {
+export function createBrokerRegistry(
+  ctx: AppContext,
+  factories = brokerFactories,
+  opts: { backoffMs?: readonly number[] } = {},
+): BrokerRegistry {
+  const backoff = opts.backoffMs ?? RECONNECT_BACKOFF_MS;
   const now = ctx.config.simNow ?? Date.now;
   const sim: SimEnvironment = {
     market: ctx.config.simMarket ?? createSimMarket({ seed: ctx.config.simSeed, now }),
@@ -107,7 +116,14 @@ export function createBrokerRegistry(ctx: AppContext, factories = brokerFactorie
     const factory = factories[account.platform];
     if (!factory) throw badGateway(`${account.platform} accounts are not supported by this server yet.`);
     const adapter = factory({ ctx, account, sim });
-    const entry: Entry = { account, adapter, attempt: 0, retryAfter: 0, stopEvents: () => undefined };
+    const entry: Entry = {
+      account,
+      adapter,
+      attempt: 0,
+      retryAfter: 0,
+      wasConnected: false,
+      stopEvents: () => undefined,
+    };
     entry.stopEvents = adapter.onEvent((e) => {
       if (e.type !== 'connection' || closed || entries.get(account.id) !== entry) return;
       // A remote broker that drops us is reconnected in the background; the SIM never drops.
@@ -125,7 +141,7 @@ export function createBrokerRegistry(ctx: AppContext, factories = brokerFactorie
   }
 
   function delayOf(attempt: number): number {
-    return RECONNECT_BACKOFF_MS[Math.min(attempt, RECONNECT_BACKOFF_MS.length - 1)] ?? 60_000;
+    return backoff[Math.min(attempt, backoff.length - 1)] ?? 60_000;
   }
 
   function scheduleReconnect(entry: Entry): void {
@@ -146,7 +162,9 @@ export function createBrokerRegistry(ctx: AppContext, factories = brokerFactorie
         entry.attempt = 0;
         entry.retryAfter = 0;
         entry.lastError = undefined;
-        if (reconnecting) {
+        const isReconnect = reconnecting || entry.wasConnected;
+        entry.wasConnected = true;
+        if (isReconnect) {
           // Whatever happened while we were away (fills, stops, closes) is taken from the broker.
           const rec = await entry.adapter.reconcile();
           for (const fn of reconciledListeners) fn(entry.account.id, rec);

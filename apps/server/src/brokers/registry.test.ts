@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createHarness, describeEachDb, type Harness } from '../test/harness';
+import { HttpError } from '../lib/http-error';
+import { brokerFactories, createBrokerRegistry, type BrokerRegistry } from './registry';
+import {
+  BrokerError,
+  type BrokerAdapter,
+  type BrokerEvent,
+  type ConnectionState,
+  type Reconciliation,
+} from './types';
+
+/**
+ * A remote broker seen from our side: it can be down, come back, or drop the connection.
+ * It stands in for the network peer only; the registry under test is the real one.
+ */
+function remoteBroker() {
+  const listeners = new Set<(e: BrokerEvent) => void>();
+  const broker = {
+    down: true,
+    connects: 0,
+    state: 'disconnected' as ConnectionState,
+    positions: [] as Reconciliation['positions'],
+    drop() {
+      broker.state = 'disconnected';
+      for (const l of listeners)
+        l({ type: 'connection', state: 'disconnected', detail: 'socket closed by peer' });
+    },
+  };
+  const refuse = async (): Promise<never> => {
+    throw new BrokerError('not used in this test', 'rejected');
+  };
+  const adapter: BrokerAdapter = {
+    platform: 'MT5',
+    capabilities: {
+      limitOrders: true,
+      partialClose: true,
+      amendStops: true,
+      candles: true,
+      dealHistory: true,
+      hedging: true,
+    },
+    async connect() {
+      broker.connects += 1;
+      if (broker.down) {
+        broker.state = 'error';
+        throw new BrokerError('MT5 bridge unreachable: connection refused', 'unavailable');
+      }
+      broker.state = 'connected';
+    },
+    async disconnect() {
+      broker.state = 'disconnected';
+    },
+    connectionState: () => broker.state,
+    accountInfo: async () => ({
+      balance: 500,
+      equity: 500,
+      margin: 0,
+      free_margin: 500,
+      currency: 'USD',
+      leverage: 30,
+    }),
+    symbols: async () => [],
+    symbolInfo: refuse,
+    quote: refuse,
+    subscribeQuotes: () => () => undefined,
+    candles: async () => [],
+    placeOrder: refuse,
+    amendPosition: refuse,
+    closePosition: refuse,
+    cancelOrder: refuse,
+    reconcile: async () => ({ positions: broker.positions, orders: [] }),
+    deals: async () => [],
+    onEvent(l) {
+      listeners.add(l);
+      return () => void listeners.delete(l);
+    },
+  };
+  return { broker, adapter };
+}
+
+async function waitFor(probe: () => boolean, what: string, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describeEachDb('broker registry', (target) => {
+  let h: Harness;
+  let registry: BrokerRegistry;
+  const remote = remoteBroker();
+  beforeAll(async () => {
+    h = await createHarness(target);
+    registry = createBrokerRegistry(
+      h.ctx,
+      { ...brokerFactories, MT5: () => remote.adapter },
+      { backoffMs: [100, 200] },
+    );
+  });
+  afterAll(async () => {
+    await registry.closeAll();
+    await h.close();
+  });
+
+  it('answers 502 for a broker that is down, keeps other accounts working, and recovers with backoff', async () => {
+    const alice = await h.user('alice');
+    const created = await h.request('POST', '/api/accounts/create/', {
+      token: alice.token,
+      body: { name: 'Live', platform: 'MT5', account_number: '1', password: 'pw', broker_server: 'Srv' },
+    });
+    const rows = await h.ctx.db
+      .selectFrom('trading_accounts')
+      .selectAll()
+      .where('user_id', '=', alice.id)
+      .execute();
+    const mt5 = rows.find((r) => r.id === created.json().id)!;
+    const sim = rows.find((r) => r.platform === 'SIM')!;
+    const reconciled: string[] = [];
+    registry.onReconciled((id) => reconciled.push(id));
+
+    const err = await registry.use(mt5, (a) => a.accountInfo()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HttpError);
+    expect(err).toMatchObject({ statusCode: 502, detail: 'MT5 bridge unreachable: connection refused' });
+
+    // The SIM account of the same user is not affected.
+    expect((await registry.use(sim, (a) => a.accountInfo())).balance).toBe(10_000);
+
+    // Within the backoff window a request fails fast instead of hammering the broker.
+    const attempts = remote.broker.connects;
+    await expect(registry.connected(mt5)).rejects.toMatchObject({ statusCode: 502 });
+    expect(remote.broker.connects).toBe(attempts);
+
+    remote.broker.down = false;
+    await waitFor(() => registry.state(mt5.id) === 'connected', 'the background reconnect');
+    expect(reconciled).toEqual([mt5.id]);
+    expect((await registry.use(mt5, (a) => a.accountInfo())).balance).toBe(500);
+
+    // A dropped connection is re-established and reconciled without any request.
+    remote.broker.drop();
+    await waitFor(() => reconciled.length === 2, 'the reconnect after a drop');
+    expect(registry.state(mt5.id)).toBe('connected');
+  });
+
+  it('maps business refusals to 422 and unknown things to 404', async () => {
+    const bob = await h.user('bob');
+    const sim = await h.ctx.db
+      .selectFrom('trading_accounts')
+      .selectAll()
+      .where('user_id', '=', bob.id)
+      .executeTakeFirstOrThrow();
+    await expect(registry.use(sim, (a) => a.closePosition('no-such-position'))).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    await expect(
+      registry.use(sim, (a) =>
+        a.placeOrder({ client_order_id: 'x', symbol: 'EURUSD', side: 'BUY', kind: 'LIMIT', volume: 1 }),
+      ),
+    ).rejects.toMatchObject({ statusCode: 422, detail: 'A limit order needs a positive limit price.' });
+  });
+});
