@@ -6,3 +6,5 @@ export * from './win-rate';
 export * from './risk-settings';
 export * from './ctrader';
 export * from './mt5';
+export * from './trades';
+export * from './journal';

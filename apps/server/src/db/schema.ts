@@ -156,6 +156,99 @@ export interface RiskSettingsTable {
   updated_at: string;
 }
 
+/** Trades, their deals and the execute idempotency ledger (migration 0030); journals (0031). */
+export interface TradesTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  source: 'app' | 'external';
+  client_order_id: string;
+  order_id: string | null;
+  position_id: string | null;
+  symbol: string;
+  direction: 'BUY' | 'SELL';
+  order_type: 'MARKET' | 'LIMIT';
+  status: 'pending' | 'open' | 'closed' | 'cancelled';
+  volume: number;
+  remaining_volume: number;
+  limit_price: number | null;
+  entry_price: number | null;
+  stop_loss: number | null;
+  take_profit: number | null;
+  sl_distance: number | null;
+  initial_risk_minor: number | null;
+  risk_percent: number | null;
+  rr_ratio: number | null;
+  projected_profit_minor: number | null;
+  projected_loss_minor: number | null;
+  atr_multiplier: number | null;
+  reason: string;
+  trader: string;
+  timeframe: string;
+  /** JSON array of ManagedTarget, null for single-TP trades. */
+  targets: string | null;
+  currency: string;
+  created_at: string;
+  opened_at: string | null;
+  closed_at: string | null;
+  actual_pl_minor: number | null;
+  updated_at: string;
+}
+
+export interface TradeDealsTable {
+  id: string;
+  trade_id: string;
+  user_id: string;
+  account_id: string;
+  broker_deal_id: string;
+  order_id: string | null;
+  position_id: string | null;
+  filled_at: string;
+  order_type: string;
+  direction: 'BUY' | 'SELL';
+  entry: 'IN' | 'OUT';
+  filled_price: number;
+  filled_volume: number;
+  profit_minor: number;
+  commission_minor: number;
+  swap_minor: number;
+  deal_reason: string;
+}
+
+export interface TradeRequestsTable {
+  user_id: string;
+  idempotency_key: string;
+  status: 'pending' | 'done';
+  status_code: number | null;
+  response: string | null;
+  created_at: string;
+}
+
+export interface TradeJournalsTable {
+  id: string;
+  user_id: string;
+  trade_id: string;
+  action: string;
+  trade_timeframe: string;
+  reason: string;
+  details: string;
+  strategy_tag: string;
+  emotional_state: string;
+  market_condition: string;
+  created_at: string;
+}
+
+export interface JournalAttachmentsTable {
+  id: string;
+  user_id: string;
+  journal_id: string;
+  stored_name: string;
+  original_name: string;
+  content_type: string;
+  size: number;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   watchlist_items: WatchlistItemsTable;
@@ -168,4 +261,9 @@ export interface Database {
   sim_orders: SimOrdersTable;
   sim_positions: SimPositionsTable;
   sim_deals: SimDealsTable;
+  trades: TradesTable;
+  trade_deals: TradeDealsTable;
+  trade_requests: TradeRequestsTable;
+  trade_journals: TradeJournalsTable;
+  journal_attachments: JournalAttachmentsTable;
 }

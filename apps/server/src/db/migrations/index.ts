@@ -4,6 +4,8 @@ import * as m0002 from './0002_accounts';
 import * as m0003 from './0003_sim_broker';
 import * as m0010 from './0010_win_rate';
 import * as m0011 from './0011_risk_settings';
+import * as m0030 from './0030_trades';
+import * as m0031 from './0031_journals';
 
 /** Every migration, by a name that sorts in the order they must run. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +14,6 @@ export const migrations: Record<string, Migration> = {
   '0003_sim_broker': m0003,
   '0010_win_rate': m0010,
   '0011_risk_settings': m0011,
+  '0030_trades': m0030,
+  '0031_journals': m0031,
 };
