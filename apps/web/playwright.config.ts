@@ -10,7 +10,9 @@ const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = path.join(root, '.tmp', `e2e-${PORT}`);
 // Several people can run the suite at once on one machine: each with its own port and build folders.
 const serverEntry = process.env.E2E_SERVER_ENTRY ?? 'apps/server/dist/main.js';
-const webDist = process.env.E2E_WEB_DIST ? { WEB_DIST: path.resolve(process.env.E2E_WEB_DIST) } : {};
+const webDist: Record<string, string> = process.env.E2E_WEB_DIST
+  ? { WEB_DIST: path.resolve(process.env.E2E_WEB_DIST) }
+  : {};
 
 export default defineConfig({
   testDir: './e2e',
@@ -51,6 +53,13 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...webDist },
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      ...webDist,
+    },
   },
 });
