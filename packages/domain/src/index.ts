@@ -8,3 +8,4 @@ export * from './targets';
 export * from './risk-rules';
 export * from './atr';
 export * from './trade-plan';
+export * from './trade-stats';
