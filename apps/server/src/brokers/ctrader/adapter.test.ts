@@ -52,7 +52,7 @@ describe('cTrader adapter against the fake Open API server', () => {
       clientId: 'app-id',
       clientSecret: 'app-secret',
       accounts: [account],
-      tokenAccounts: (t) => (t === TOKEN ? [CTID] : null),
+      tokenAccounts: (t) => (t === TOKEN || t.startsWith('rotated-') ? [CTID] : null),
       heartbeatMs: 200,
     }).start();
   });
@@ -367,6 +367,39 @@ describe('cTrader adapter against the fake Open API server', () => {
       message: expect.stringContaining('CH_ACCESS_TOKEN_INVALID'),
     });
     expect(wrong.connectionState()).toBe('error');
+  });
+
+  it('re-authorises the session when the access token was renewed', async () => {
+    let token = TOKEN;
+    const a = make({ accessToken: async () => token, tokenCheckMs: 50 });
+    await a.connect();
+    const quotes: number[] = [];
+    a.subscribeQuotes('EURUSD', (q) => quotes.push(q.bid));
+    await until(() => quotes.length >= 1);
+    token = 'rotated-1';
+    await until(() =>
+      fake.received.some(
+        (f) => f.payloadType === PT.ACCOUNT_AUTH_REQ && f.payload?.accessToken === 'rotated-1',
+      ),
+    );
+    await until(() => a.connectionState() === 'connected');
+    const n = quotes.length;
+    fake.setPrice('EURUSD', 1.0852, 1.0853);
+    await until(() => quotes.length > n);
+    expect(quotes.at(-1)).toBe(1.0852);
+    fake.setPrice('EURUSD', 1.085, 1.0851);
+  });
+
+  it('keeps a quote subscription made while the server is unreachable and serves it once connected', async () => {
+    await fake.stop();
+    const a = make();
+    const quotes: number[] = [];
+    a.subscribeQuotes('USDJPY', (q) => quotes.push(q.bid));
+    await expect(a.connect()).rejects.toMatchObject({ kind: 'unavailable' });
+    await fake.start();
+    await until(() => quotes.length >= 1, 8000);
+    expect(quotes[0]).toBe(151.23);
+    expect(a.connectionState()).toBe('connected');
   });
 
   it('reports a server that is down, reconnects with backoff, re-subscribes and reconciles', async () => {

@@ -52,6 +52,8 @@ export interface CTraderAdapterOptions {
   /** A valid access token; called on every (re)connect so that an expiring token is refreshed first. */
   accessToken: () => Promise<string>;
   reconnect?: { initialMs?: number; maxMs?: number };
+  /** How often the access token is checked for renewal while connected (default 15 minutes). */
+  tokenCheckMs?: number;
   heartbeatMs?: number;
   requestTimeoutMs?: number;
   log?: { warn(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
@@ -112,7 +114,12 @@ export class CTraderAdapter implements BrokerAdapter {
   private symbolsByName = new Map<string, SymbolEntry>();
   private assets = new Map<number, string>();
   private readonly quotes = new Map<number, Quote>();
-  private readonly quoteSubs = new Map<number, Set<(q: Quote) => void>>();
+  /** Spot watchers by symbol name, so that they survive reconnects and symbol reloads. */
+  private readonly quoteSubs = new Map<string, Set<(q: Quote) => void>>();
+  private sessionToken: string | undefined;
+  /** Symbol ids subscribed on the current connection. */
+  private spotIds = new Set<number>();
+  private tokenTimer: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<(e: BrokerEvent) => void>();
   private readonly placed = new Map<string, Promise<PlaceOrderResult>>();
   private lastReconciliation: Reconciliation | undefined;
@@ -144,6 +151,8 @@ export class CTraderAdapter implements BrokerAdapter {
 
   async disconnect(): Promise<void> {
     this.stopped = true;
+    if (this.tokenTimer) clearInterval(this.tokenTimer);
+    this.tokenTimer = undefined;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     const c = this.conn;
@@ -179,6 +188,8 @@ export class CTraderAdapter implements BrokerAdapter {
         PT.ACCOUNT_AUTH_RES,
       );
       this.conn = conn;
+      this.spotIds = new Set();
+      this.sessionToken = accessToken;
       conn.onFrame((f) => this.onFrame(f));
       conn.onClose((reason) => this.onConnectionLost(conn, reason));
       await this.loadSymbols();
@@ -194,10 +205,13 @@ export class CTraderAdapter implements BrokerAdapter {
     }
     this.attempt = 0;
     this.everConnected = true;
+    this.watchToken();
     this.lastError = undefined;
     this.setState('connected');
     // Re-subscribe the spots that were watched before the link dropped.
-    const ids = [...this.quoteSubs.keys()];
+    const ids = [...this.quoteSubs.keys()]
+      .map((name) => this.symbolsByName.get(name)?.light.symbolId)
+      .filter((id): id is number => id !== undefined);
     if (ids.length)
       await this.subscribeSpots(ids).catch((e) =>
         this.opts.log?.warn({ err: e }, 'cTrader re-subscribe failed'),
@@ -206,6 +220,34 @@ export class CTraderAdapter implements BrokerAdapter {
       await this.reconcileAfterReconnect().catch((e) =>
         this.opts.log?.warn({ err: e }, 'cTrader reconcile failed'),
       );
+  }
+
+  /**
+   * Asks for the access token now and then: when it was refreshed (it was close to expiry), the
+   * session still runs on the old one, so it is re-established with the new token.
+   */
+  private watchToken(): void {
+    if (this.tokenTimer) return;
+    this.tokenTimer = setInterval(
+      () => {
+        if (this.state !== 'connected' || !this.conn) return;
+        const conn = this.conn;
+        this.opts
+          .accessToken()
+          .then((t) => {
+            if (t !== this.sessionToken && this.conn === conn) {
+              this.opts.log?.info?.(
+                { account: this.opts.ctidTraderAccountId },
+                'cTrader token renewed: re-authorising',
+              );
+              conn.close();
+            }
+          })
+          .catch((err) => this.opts.log?.warn({ err }, 'cTrader token renewal failed'));
+      },
+      this.opts.tokenCheckMs ?? 15 * 60_000,
+    );
+    this.tokenTimer.unref();
   }
 
   private onConnectionLost(conn: OpenApiConnection, reason: string): void {
@@ -319,7 +361,7 @@ export class CTraderAdapter implements BrokerAdapter {
       return;
     }
     this.quotes.set(symbolId, q);
-    for (const fn of this.quoteSubs.get(symbolId) ?? []) fn(q);
+    for (const fn of this.quoteSubs.get(q.symbol) ?? []) fn(q);
     this.emit({ type: 'quote', quote: q });
   }
 
@@ -519,45 +561,52 @@ export class CTraderAdapter implements BrokerAdapter {
   // ---------------------------------------------------------------- quotes and candles
 
   private async subscribeSpots(symbolIds: number[]): Promise<void> {
-    await this.call(
-      PT.SUBSCRIBE_SPOTS_REQ,
-      { symbolId: symbolIds, subscribeToSpotTimestamp: true },
-      PT.SUBSCRIBE_SPOTS_RES,
-    );
+    const ids = symbolIds.filter((id) => !this.spotIds.has(id));
+    if (!ids.length) return;
+    const spotIds = this.spotIds;
+    for (const id of ids) spotIds.add(id);
+    try {
+      await this.call(
+        PT.SUBSCRIBE_SPOTS_REQ,
+        { symbolId: ids, subscribeToSpotTimestamp: true },
+        PT.SUBSCRIBE_SPOTS_RES,
+      );
+    } catch (e) {
+      for (const id of ids) spotIds.delete(id);
+      throw e;
+    }
   }
 
   subscribeQuotes(symbol: string, onQuote: (q: Quote) => void): () => void {
-    let symbolId: number | undefined;
-    let cancelled = false;
-    void this.entry(symbol)
-      .then(async (e) => {
-        if (cancelled) return;
-        symbolId = e.light.symbolId;
-        let subs = this.quoteSubs.get(symbolId);
-        const first = !subs;
-        if (!subs) this.quoteSubs.set(symbolId, (subs = new Set()));
-        subs.add(onQuote);
-        if (first) await this.subscribeSpots([symbolId]);
-        else {
-          const q = this.quotes.get(symbolId);
-          if (q && q.bid && q.ask) onQuote(q);
-        }
-      })
-      .catch((err) => this.opts.log?.warn({ err, symbol }, 'cTrader spot subscription failed'));
+    const name = normSymbol(symbol);
+    let subs = this.quoteSubs.get(name);
+    const first = !subs;
+    if (!subs) this.quoteSubs.set(name, (subs = new Set()));
+    subs.add(onQuote);
+    const known = this.symbolsByName.get(name);
+    const last = known ? this.quotes.get(known.light.symbolId) : undefined;
+    if (!first && last && last.bid && last.ask) queueMicrotask(() => onQuote(last));
+    if (first) {
+      // Not connected yet: connecting subscribes every watched symbol; connected: subscribe this one.
+      void this.entry(symbol)
+        .then(async (e) => {
+          if (this.quoteSubs.get(name) === subs) await this.subscribeSpots([e.light.symbolId]);
+        })
+        .catch((err) => this.opts.log?.warn({ err, symbol }, 'cTrader spot subscription failed'));
+    }
     return () => {
-      cancelled = true;
-      if (symbolId === undefined) return;
-      const subs = this.quoteSubs.get(symbolId);
-      if (!subs) return;
-      subs.delete(onQuote);
-      if (subs.size === 0) {
-        this.quoteSubs.delete(symbolId);
-        this.quotes.delete(symbolId);
-        if (this.conn?.isOpen) {
-          this.call(PT.UNSUBSCRIBE_SPOTS_REQ, { symbolId: [symbolId] }, PT.UNSUBSCRIBE_SPOTS_RES).catch(
-            () => undefined,
-          );
-        }
+      const current = this.quoteSubs.get(name);
+      if (!current || current !== subs) return;
+      current.delete(onQuote);
+      if (current.size > 0) return;
+      this.quoteSubs.delete(name);
+      const e = this.symbolsByName.get(name);
+      if (!e) return;
+      this.quotes.delete(e.light.symbolId);
+      if (this.conn?.isOpen && this.spotIds.delete(e.light.symbolId)) {
+        this.call(PT.UNSUBSCRIBE_SPOTS_REQ, { symbolId: [e.light.symbolId] }, PT.UNSUBSCRIBE_SPOTS_RES).catch(
+          () => undefined,
+        );
       }
     };
   }
@@ -565,7 +614,7 @@ export class CTraderAdapter implements BrokerAdapter {
   async quote(symbol: string): Promise<Quote> {
     const e = await this.entry(symbol);
     const known = this.quotes.get(e.light.symbolId);
-    if (known && known.bid && known.ask && this.quoteSubs.has(e.light.symbolId)) return known;
+    if (known && known.bid && known.ask && this.quoteSubs.has(e.name)) return known;
     return new Promise<Quote>((resolve, reject) => {
       let unsubscribe: (() => void) | undefined = undefined;
       const timer = setTimeout(() => {
