@@ -1,7 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '@tradedesk/contract';
+import { up as backfillDemoAccounts } from '../../db/migrations/0004_demo_accounts';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
 
 /** A Wednesday morning in London: FX is open, so the simulated prices tick. */
@@ -244,6 +246,38 @@ describeEachDb('accounts', (target) => {
     const unknown = await h.request('GET', `/api/trades/symbol-info/${demo.id}/NOPE`, { token: alice });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().detail).toContain('NOPE');
+  });
+
+  it('gives users who predate the simulator a Demo account, once (migration 0004)', async () => {
+    await h.ctx.db
+      .insertInto('users')
+      .values({
+        id: 'old-user',
+        username: 'old',
+        password_hash: 'x',
+        is_staff: 0,
+        created_at: '2025-01-01T00:00:00.000Z',
+      })
+      .execute();
+    await backfillDemoAccounts(h.ctx.db as unknown as Kysely<unknown>);
+    await backfillDemoAccounts(h.ctx.db as unknown as Kysely<unknown>);
+    const rows = await h.ctx.db
+      .selectFrom('trading_accounts')
+      .selectAll()
+      .where('user_id', '=', 'old-user')
+      .execute();
+    expect(rows).toEqual([
+      expect.objectContaining({ name: 'Demo', platform: 'SIM', currency: 'USD', leverage: 100 }),
+    ]);
+    const ledger = await h.ctx.db
+      .selectFrom('sim_accounts')
+      .selectAll()
+      .where('account_id', '=', rows[0]!.id)
+      .execute();
+    expect(ledger.map((l) => Number(l.balance_minor))).toEqual([1_000_000]);
+    expect(
+      (await list(alice)).filter((a: { platform: string }) => a.platform === 'SIM').length,
+    ).toBeGreaterThan(0);
   });
 
   it('refuses every accounts call without a token', async () => {
