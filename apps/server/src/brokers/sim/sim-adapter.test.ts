@@ -294,6 +294,66 @@ describeEachDb('sim broker', (target) => {
     expect(info.currency).toBe('USD');
   });
 
+  it('amends stops, cancels orders, streams events and lists deals by time range', async () => {
+    clock = WEDNESDAY + 6 * HOUR;
+    const { adapter } = await demo();
+    const events: string[] = [];
+    const stop = adapter.onEvent((e) => {
+      if (e.type === 'execution') events.push(`execution:${e.deal.entry}`);
+      else if (e.type === 'position' || e.type === 'order') events.push(`${e.type}:${e.status}`);
+      else if (e.type === 'account') events.push('account');
+    });
+    const q = quote('EURUSD');
+    const placed = await adapter.placeOrder({
+      client_order_id: 'ev',
+      symbol: 'EURUSD',
+      side: 'BUY',
+      kind: 'MARKET',
+      volume: 0.1,
+    });
+    expect(events).toEqual(['execution:IN', 'position:OPENED', 'account']);
+
+    const amended = await adapter.amendPosition(placed.position_id!, {
+      stop_loss: round(q.bid - 0.003, 5),
+      take_profit: round(q.bid + 0.004, 5),
+    });
+    expect(amended).toMatchObject({
+      stop_loss: round(q.bid - 0.003, 5),
+      take_profit: round(q.bid + 0.004, 5),
+    });
+    await expect(
+      adapter.amendPosition(placed.position_id!, { stop_loss: round(q.bid + 0.001, 5) }),
+    ).rejects.toMatchObject({ kind: 'rejected' });
+    expect((await adapter.amendPosition(placed.position_id!, { take_profit: null })).take_profit).toBeNull();
+
+    const limit = await adapter.placeOrder({
+      client_order_id: 'ev-lim',
+      symbol: 'EURUSD',
+      side: 'SELL',
+      kind: 'LIMIT',
+      volume: 0.1,
+      limit_price: round(q.bid + 0.05, 5),
+    });
+    await adapter.cancelOrder(limit.order_id);
+    expect((await adapter.reconcile()).orders).toEqual([]);
+    await expect(adapter.cancelOrder(limit.order_id)).rejects.toMatchObject({ kind: 'not_found' });
+    expect(events).toContain('order:PLACED');
+    expect(events).toContain('order:CANCELLED');
+
+    clock += HOUR;
+    await adapter.closePosition(placed.position_id!);
+    stop();
+    const iso = (t: number) => new Date(t).toISOString();
+    expect((await adapter.deals(iso(WEDNESDAY + 6 * HOUR), iso(clock + 1))).map((d) => d.entry)).toEqual([
+      'IN',
+      'OUT',
+    ]);
+    expect((await adapter.deals(iso(WEDNESDAY + 6 * HOUR + 1), iso(clock + 1))).map((d) => d.entry)).toEqual([
+      'OUT',
+    ]);
+    expect(await adapter.deals(iso(WEDNESDAY), iso(WEDNESDAY + HOUR))).toEqual([]);
+  });
+
   it('keeps open positions and pending orders across a restart, and keeps checking them', async () => {
     clock = WEDNESDAY + 8 * HOUR;
     const { adapter, accountId } = await demo();
