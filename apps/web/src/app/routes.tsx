@@ -4,6 +4,8 @@ import { LandingPage } from '../features/landing/LandingPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { ReportsPage } from '../features/reports/ReportsPage';
 import { NotBuiltYet } from '../features/placeholder/NotBuiltYet';
+import { ManageAccountsPage } from '../features/accounts/ManageAccountsPage';
+import { SelectCTraderAccountPage } from '../features/accounts/SelectCTraderAccount';
 
 /**
  * The spec's route table (section 2). Each screen is one line; a feature replaces its
@@ -19,7 +21,7 @@ export const router = createBrowserRouter([
         path: '/dashboard',
         element: <NotBuiltYet title="Overall Stats (Per Account)" feature="dashboard" />,
       },
-      { path: '/accounts', element: <NotBuiltYet title="Manage Accounts" feature="accounts" /> },
+      { path: '/accounts', element: <ManageAccountsPage /> },
       {
         path: '/accounts/:accountId/trade-history',
         element: <NotBuiltYet title="Trade History" feature="history" />,
@@ -40,10 +42,7 @@ export const router = createBrowserRouter([
       { path: '/analysis', element: <NotBuiltYet title="Historical Data Analysis" feature="analysis" /> },
       { path: '/analysis/:jobId', element: <NotBuiltYet title="Analysis Job" feature="analysis" /> },
       { path: '/win-rate', element: <NotBuiltYet title="Win-Rate Calculator" feature="win-rate" /> },
-      {
-        path: '/select-ctrader-account',
-        element: <NotBuiltYet title="Select a cTrader Account" feature="accounts" />,
-      },
+      { path: '/select-ctrader-account', element: <SelectCTraderAccountPage /> },
       { path: '/bots', element: <NotBuiltYet title="Trading Bots" feature="bots" /> },
       { path: '/bots/new', element: <NotBuiltYet title="Create Bot" feature="bots" /> },
       { path: '/bots/:botId', element: <NotBuiltYet title="Bot Details" feature="bots" /> },
