@@ -162,6 +162,8 @@ export class FakeMt5Bridge {
   ordersSent = 0;
   /** Every login attempt, successful or not. */
   loginAttempts = 0;
+  /** Connections cut at once while the bridge was down (each is one client attempt). */
+  refusedConnections = 0;
 
   private readonly server: Server;
   private readonly wss = new WebSocketServer({ noServer: true });
@@ -198,7 +200,10 @@ export class FakeMt5Bridge {
     this.server = createServer((req, res) => void this.onRequest(req, res));
     this.server.keepAliveTimeout = 1000;
     this.server.on('connection', (socket) => {
-      if (this.down) return void socket.destroy();
+      if (this.down) {
+        this.refusedConnections += 1;
+        return void socket.destroy();
+      }
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
@@ -231,6 +236,11 @@ export class FakeMt5Bridge {
       this.dropConnections();
       if (opts.loseSessions !== false) this.sessions.clear();
     }
+  }
+
+  /** Forgets every session (as after a bridge restart) without cutting connections. */
+  expireSessions(): void {
+    this.sessions.clear();
   }
 
   /** Muted: connections stay open but the stream sends nothing, not even heartbeats (a hung bridge). */

@@ -41,7 +41,7 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
       accounts: [{ login: LOGIN, password: PASSWORD, server: SERVER }],
       bridgeToken: 'bridge-shared-secret',
       tickMs: 40,
-      heartbeatMs: 150,
+      heartbeatMs: 250,
     });
     bridge.freeze();
     adapter = make();
@@ -440,6 +440,25 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     const seen = ticks.length;
     bridge.setPrice('EURUSD', 1.0911);
     await waitFor(() => ticks.length > seen && ticks.at(-1)?.bid === 1.0911, 2000, 'tick after reconnect');
+  });
+
+  it('logs in again by itself when the bridge forgot the session', async () => {
+    const before = bridge.loginAttempts;
+    bridge.expireSessions();
+    expect((await adapter.accountInfo()).currency).toBe('USD');
+    expect(bridge.loginAttempts).toBe(before + 1);
+  });
+
+  it('backs off exponentially while the bridge stays down', async () => {
+    const refused = bridge.refusedConnections;
+    bridge.setDown(true);
+    await new Promise((r) => setTimeout(r, 1500));
+    const attempts = bridge.refusedConnections - refused;
+    bridge.setDown(false);
+    // 40 ms doubling to 300 ms (with jitter) fits about 8 attempts in 1.5 s; a tight loop would make hundreds.
+    expect(attempts).toBeGreaterThanOrEqual(3);
+    expect(attempts).toBeLessThanOrEqual(14);
+    await waitFor(() => adapter.connectionState() === 'connected', 5000, 'connected again');
   });
 
   it('notices a silent bridge through missed heartbeats and reconnects when it speaks again', async () => {
