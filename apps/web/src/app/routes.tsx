@@ -4,6 +4,7 @@ import { LandingPage } from '../features/landing/LandingPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { ReportsPage } from '../features/reports/ReportsPage';
 import { NotBuiltYet } from '../features/placeholder/NotBuiltYet';
+import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { ManageAccountsPage } from '../features/accounts/ManageAccountsPage';
 import { SelectCTraderAccountPage } from '../features/accounts/SelectCTraderAccount';
 
@@ -17,10 +18,7 @@ export const router = createBrowserRouter([
   {
     element: <AppLayout />,
     children: [
-      {
-        path: '/dashboard',
-        element: <NotBuiltYet title="Overall Stats (Per Account)" feature="dashboard" />,
-      },
+      { path: '/dashboard', element: <DashboardPage /> },
       { path: '/accounts', element: <ManageAccountsPage /> },
       {
         path: '/accounts/:accountId/trade-history',

@@ -1,0 +1,226 @@
+import {
+  DEFAULT_ATR_MULTIPLIER,
+  planTrade,
+  priceMoveValue,
+  rateTable,
+  TradeValidationError,
+  ConversionError,
+  type StopLossMode,
+  type TakeProfitMode,
+  type TargetSpec,
+  type TradePlan,
+} from '@tradedesk/domain';
+import type { SymbolInfoBody } from '@tradedesk/contract';
+import type { Direction, TradeRequest } from './trades.api';
+
+/** Symbols every simulated account trades; others (a broker's own names) come from the watchlist. */
+export const KNOWN_SYMBOLS = [
+  'EURUSD',
+  'GBPUSD',
+  'USDJPY',
+  'AUDUSD',
+  'USDCAD',
+  'USDCHF',
+  'NZDUSD',
+  'EURJPY',
+  'GBPJPY',
+  'XAUUSD',
+  'US100',
+  'US30',
+  'BTCUSD',
+] as const;
+
+export const TRADE_TIMEFRAMES = ['1M', '5M', '15M', '1H', '4H', '1D'] as const;
+export const DEFAULT_TIMEFRAME = '15M';
+/** Three fixed choices (spec section 9; their names are not given there). */
+export const TRADERS = ['Trader 1', 'Trader 2', 'Trader 3'] as const;
+export const DEFAULT_RISK_PERCENT = 0.5;
+
+export type SlMode = 'distance' | 'price' | 'atr';
+export type TpMode = 'rr_ratio' | 'distance' | 'price';
+export type OrderType = 'MARKET' | 'LIMIT';
+
+/** One row of the partial targets editor; share in percent, value read by tp_type. */
+export interface TargetRow {
+  share: number | string;
+  tp_type: 'RR' | 'ATR' | 'PRICE';
+  value: number | string;
+}
+
+export function rowsFromTargets(targets: readonly TargetSpec[]): TargetRow[] {
+  return [...targets]
+    .sort((a, b) => a.rank - b.rank)
+    .map((t) => ({
+      share: Math.round(t.share * 10000) / 100,
+      tp_type: t.tp_type,
+      value:
+        t.tp_type === 'RR'
+          ? (t.rr ?? '')
+          : t.tp_type === 'ATR'
+            ? (t.atr_multiplier ?? DEFAULT_ATR_MULTIPLIER)
+            : (t.price ?? ''),
+    }));
+}
+
+const n = (v: number | string): number => (v === '' ? NaN : Number(v));
+
+export function targetsFromRows(rows: readonly TargetRow[]): TargetSpec[] {
+  return rows.map((r, i) => {
+    const value = n(r.value);
+    const base = { rank: i + 1, share: n(r.share) / 100, tp_type: r.tp_type };
+    if (r.tp_type === 'RR') return { ...base, rr: value };
+    if (r.tp_type === 'ATR') return { ...base, atr_multiplier: value };
+    return { ...base, price: value };
+  });
+}
+
+export interface TradeForm {
+  accountId: string;
+  symbol: string;
+  direction: Direction;
+  orderType: OrderType;
+  limitPrice: number | string;
+  riskPercent: number | string;
+  slMode: SlMode;
+  slDistance: number | string;
+  slPrice: number | string;
+  atrMultiplier: number | string;
+  profitMode: 'single' | 'multi';
+  tpMode: TpMode;
+  rr: number | string;
+  tpDistance: number | string;
+  tpPrice: number | string;
+  targets: TargetRow[];
+  timeframe: string;
+  reason: string;
+  trader: string;
+}
+
+export interface PlanContext {
+  bid: number | null;
+  ask: number | null;
+  info: SymbolInfoBody | undefined;
+  equity: number | undefined;
+  accountCurrency: string | undefined;
+  maxLotSize: number | null | undefined;
+  atr: number | null | undefined;
+  /** Mid price of the pair that converts the quote currency, when the symbol's own price is not enough. */
+  conversion: { symbol: string; mid: number | null } | null;
+}
+
+/**
+ * The symbol whose price converts the symbol's quote currency into the account currency, when the
+ * symbol's own price cannot (EURJPY on a USD account needs USDJPY; XAUUSD on a EUR account needs EURUSD).
+ */
+export function conversionSymbol(
+  info: Pick<SymbolInfoBody, 'base_currency' | 'quote_currency'> | undefined,
+  accountCurrency: string | undefined,
+): string | null {
+  if (!info || !accountCurrency) return null;
+  const quote = info.quote_currency.toUpperCase();
+  const acc = accountCurrency.toUpperCase();
+  if (quote === acc || info.base_currency.toUpperCase() === acc) return null;
+  const known = new Set<string>(KNOWN_SYMBOLS);
+  for (const s of [`${acc}${quote}`, `${quote}${acc}`]) if (known.has(s)) return s;
+  return null;
+}
+
+export type PlanResult =
+  { ok: true; plan: TradePlan; entry: number } | { ok: false; waiting: boolean; message: string };
+
+/** Plan the trade exactly as the server will: the domain's planTrade with the live price. */
+export function computePlan(form: TradeForm, ctx: PlanContext): PlanResult {
+  const { info } = ctx;
+  if (!info) return { ok: false, waiting: true, message: 'Loading symbol info…' };
+  if (ctx.equity === undefined || !ctx.accountCurrency)
+    return { ok: false, waiting: true, message: 'Loading account equity…' };
+  const livePrice = form.direction === 'BUY' ? ctx.ask : ctx.bid;
+  const entry = form.orderType === 'LIMIT' ? n(form.limitPrice) : livePrice;
+  if (form.orderType === 'LIMIT' && !(Number.isFinite(entry) && (entry as number) > 0))
+    return { ok: false, waiting: false, message: 'Enter the entry price of the limit order.' };
+  if (entry === null || !Number.isFinite(entry))
+    return { ok: false, waiting: true, message: 'Waiting for a live price…' };
+  const risk = n(form.riskPercent);
+  if (!(risk > 0 && risk <= 100))
+    return { ok: false, waiting: false, message: 'Risk % must be greater than 0 and at most 100.' };
+
+  let stopLoss: StopLossMode;
+  if (form.slMode === 'distance') stopLoss = { mode: 'distance', pips: n(form.slDistance) };
+  else if (form.slMode === 'price') stopLoss = { mode: 'price', price: n(form.slPrice) };
+  else {
+    if (ctx.atr === undefined) return { ok: false, waiting: true, message: 'Loading ATR…' };
+    if (ctx.atr === null)
+      return { ok: false, waiting: false, message: 'ATR is not available for this symbol and timeframe.' };
+    stopLoss = { mode: 'atr', atr: ctx.atr, multiplier: n(form.atrMultiplier) };
+  }
+
+  let takeProfit: TakeProfitMode;
+  if (form.tpMode === 'rr_ratio') takeProfit = { mode: 'rr_ratio', rr: n(form.rr) };
+  else if (form.tpMode === 'distance') takeProfit = { mode: 'distance', pips: n(form.tpDistance) };
+  else takeProfit = { mode: 'price', price: n(form.tpPrice) };
+
+  const mid = ctx.bid !== null && ctx.ask !== null ? (ctx.bid + ctx.ask) / 2 : (entry ?? undefined);
+  const quotes: Record<string, number> = {};
+  if (ctx.conversion?.mid) quotes[ctx.conversion.symbol] = ctx.conversion.mid;
+  let rate: number;
+  try {
+    rate = priceMoveValue(info, ctx.accountCurrency, rateTable(quotes), mid);
+  } catch (e) {
+    if (e instanceof ConversionError)
+      return {
+        ok: false,
+        waiting: !!ctx.conversion,
+        message: ctx.conversion ? 'Waiting for a conversion rate…' : e.message,
+      };
+    throw e;
+  }
+
+  try {
+    const plan = planTrade({
+      side: form.direction,
+      entry,
+      symbol: info,
+      account: { equity: ctx.equity, currency: ctx.accountCurrency, max_lot_size: ctx.maxLotSize ?? null },
+      riskPercent: risk,
+      quoteToAccountRate: rate,
+      stopLoss,
+      profit:
+        form.profitMode === 'single'
+          ? { mode: 'single', takeProfit }
+          : { mode: 'multi', targets: targetsFromRows(form.targets) },
+      atr: ctx.atr ?? null,
+    });
+    return { ok: true, plan, entry };
+  } catch (e) {
+    if (e instanceof TradeValidationError || e instanceof RangeError)
+      return { ok: false, waiting: false, message: e.message };
+    throw e;
+  }
+}
+
+/** The spec's trade request from the form and its plan (distances in price units, see the contract). */
+export function tradeRequest(form: TradeForm, plan: TradePlan): TradeRequest {
+  const single = form.profitMode === 'single' ? plan.takeProfit : null;
+  return {
+    account_id: form.accountId,
+    symbol: form.symbol,
+    lot_size: plan.volume,
+    direction: form.direction,
+    order_type: form.orderType,
+    limit_price: form.orderType === 'LIMIT' ? n(form.limitPrice) : null,
+    risk_percent: n(form.riskPercent),
+    stop_loss_distance: plan.stopLoss.distance,
+    take_profit: single ? single.price : null,
+    take_profit_distance: single ? single.distance : null,
+    rr_ratio: plan.rrRatio,
+    projected_profit: plan.projectedProfit,
+    projected_loss: plan.projectedLoss,
+    atr_multiplier: form.slMode === 'atr' ? n(form.atrMultiplier) : null,
+    reason: form.reason.trim() || null,
+    trader: form.trader,
+    timeframe: form.timeframe,
+    ...(form.profitMode === 'multi'
+      ? { partial_profit: true, targets: targetsFromRows(form.targets) }
+      : { partial_profit: false }),
+  };
+}
