@@ -168,6 +168,43 @@ describeEachDb('mt5 routes', (target) => {
     });
   });
 
+  it('serves an MT5 account created through the accounts API everywhere the broker layer is used', async () => {
+    const created = await h.request('POST', '/api/accounts/create/', {
+      token: alice.token,
+      body: {
+        name: 'Live MT5',
+        platform: 'MT5',
+        account_number: String(LOGIN),
+        password: PASSWORD,
+        broker_server: SERVER,
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as string;
+    const details = await h.request('GET', `/api/accounts/details/${id}`, { token: alice.token });
+    expect(details.statusCode).toBe(200);
+    expect(details.json()).toMatchObject({
+      balance: 10_000,
+      equity: 10_000,
+      free_margin: 10_000,
+      currency: 'USD',
+      leverage: 100,
+      connection_state: 'connected',
+    });
+    const info = await h.request('GET', `/api/trades/symbol-info/${id}/USDJPY`, { token: alice.token });
+    expect(info.statusCode).toBe(200);
+    expect(info.json()).toMatchObject({
+      pip_size: 0.01,
+      tick_size: 0.001,
+      contract_size: 100_000,
+      digits: 3,
+    });
+    const connected = await connect(alice.token, { account_id: id });
+    expect(connected.statusCode).toBe(200);
+    expect(connected.json()).toMatchObject({ account_id: id, login: LOGIN, connection_state: 'connected' });
+    for (const res of [created, details, info, connected]) expect(res.body).not.toContain(PASSWORD);
+  });
+
   it("answers 404 for another user's account, a non-MT5 account and an unknown id", async () => {
     const id = await storeAccount(alice.id);
     const sim = await storeAccount(alice.id, {
