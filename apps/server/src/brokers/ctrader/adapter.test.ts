@@ -402,6 +402,48 @@ describe('cTrader adapter against the fake Open API server', () => {
     expect(a.connectionState()).toBe('connected');
   });
 
+  it('sends heartbeats and treats a silent server as gone', async () => {
+    const a = make({ heartbeatMs: 100 });
+    await a.connect();
+    const beats = fake.heartbeatsReceived;
+    await until(() => fake.heartbeatsReceived >= beats + 2);
+    fake.frozen = true;
+    await until(() => a.connectionState() !== 'connected', 3000);
+    fake.frozen = false;
+    await until(() => a.connectionState() === 'connected', 8000);
+    expect((await a.accountInfo()).balance).toBeGreaterThan(0);
+  });
+
+  it('reports a stop loss that fires on the server as a STOP_LOSS deal and a closed position', async () => {
+    const a = make();
+    await a.connect();
+    const events: BrokerEvent[] = [];
+    a.onEvent((e) => events.push(e));
+    const r = await a.placeOrder({
+      client_order_id: 'sl-1',
+      symbol: 'EURUSD',
+      side: 'SELL',
+      kind: 'MARKET',
+      volume: 0.01,
+      stop_loss: { distance: 0.001 },
+      take_profit: { distance: 0.002 },
+    });
+    expect(r.fill_price).toBe(1.085);
+    fake.setPrice('EURUSD', 1.086, 1.0861);
+    const deal = await until(() =>
+      events.find(
+        (e) => e.type === 'execution' && e.deal.position_id === r.position_id && e.deal.entry === 'OUT',
+      ),
+    );
+    expect(deal).toMatchObject({ deal: { reason: 'STOP_LOSS', side: 'BUY', price: 1.0861, volume: 0.01 } });
+    expect(
+      events.some(
+        (e) => e.type === 'position' && e.status === 'CLOSED' && e.position.position_id === r.position_id,
+      ),
+    ).toBe(true);
+    fake.setPrice('EURUSD', 1.085, 1.0851);
+  });
+
   it('reports a server that is down, reconnects with backoff, re-subscribes and reconciles', async () => {
     const a = make();
     await a.connect();

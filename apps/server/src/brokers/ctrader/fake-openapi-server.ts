@@ -194,6 +194,10 @@ export class FakeOpenApiServer {
   private tickN = 0;
   /** When set, every request after the socket opens is answered with ProtoOAErrorRes of this code. */
   errorMode: string | null = null;
+  /** When true the server goes silent (a half-open link): it neither answers nor sends heartbeats. */
+  frozen = false;
+  /** ProtoHeartbeatEvents received from clients. */
+  heartbeatsReceived = 0;
   /** payloadTypes received, in order (heartbeats excluded). */
   readonly received: OpenApiFrame[] = [];
   /** Max trendbars per answer before hasMore. */
@@ -287,7 +291,11 @@ export class FakeOpenApiServer {
           payload: { errorCode: 'INVALID_REQUEST', description: 'Malformed JSON' },
         });
       }
-      if (f.payloadType === PT.HEARTBEAT_EVENT) return;
+      if (this.frozen) return;
+      if (f.payloadType === PT.HEARTBEAT_EVENT) {
+        this.heartbeatsReceived++;
+        return;
+      }
       this.received.push(f);
       try {
         this.handle(s, f);
@@ -302,7 +310,7 @@ export class FakeOpenApiServer {
   }
 
   private sendTo(s: Session, f: OpenApiFrame): void {
-    if (s.ws.readyState === s.ws.OPEN) s.ws.send(JSON.stringify(f));
+    if (!this.frozen && s.ws.readyState === s.ws.OPEN) s.ws.send(JSON.stringify(f));
   }
 
   private error(s: Session, f: OpenApiFrame, errorCode: string, description: string, ctid?: number): void {
