@@ -203,6 +203,13 @@ export class CTraderAdapter implements BrokerAdapter {
       if (err.kind !== 'auth') this.scheduleReconnect();
       throw err;
     }
+    if (this.stopped) {
+      // disconnect() was called while we were connecting.
+      conn.close();
+      this.conn = undefined;
+      this.setState('disconnected');
+      return;
+    }
     this.attempt = 0;
     this.everConnected = true;
     this.watchToken();
