@@ -180,6 +180,8 @@ export class FakeMt5Bridge {
   private down = false;
   private frozen = false;
   private muted = false;
+  private hanging = false;
+  private readonly hung = new Set<ServerResponse>();
 
   private constructor(private readonly opts: FakeBridgeOptions) {
     this.random = prng(opts.seed ?? 7);
@@ -220,6 +222,7 @@ export class FakeMt5Bridge {
 
   async stop(): Promise<void> {
     if (this.ticker) clearInterval(this.ticker);
+    this.hang(false);
     this.dropConnections();
     this.wss.close();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -241,6 +244,15 @@ export class FakeMt5Bridge {
   /** Forgets every session (as after a bridge restart) without cutting connections. */
   expireSessions(): void {
     this.sessions.clear();
+  }
+
+  /** Hanging: HTTP requests are accepted but never answered (a terminal stuck on a call). */
+  hang(hanging = true): void {
+    this.hanging = hanging;
+    if (!hanging) {
+      for (const res of this.hung) res.destroy();
+      this.hung.clear();
+    }
   }
 
   /** Muted: connections stay open but the stream sends nothing, not even heartbeats (a hung bridge). */
@@ -667,6 +679,10 @@ export class FakeMt5Bridge {
   // --- HTTP -------------------------------------------------------------------------------------
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.hanging) {
+      this.hung.add(res);
+      return;
+    }
     try {
       const url = new URL(req.url ?? '/', 'http://bridge');
       const parts = url.pathname.split('/').filter(Boolean);

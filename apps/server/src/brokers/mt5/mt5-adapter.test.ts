@@ -442,6 +442,28 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     await waitFor(() => ticks.length > seen && ticks.at(-1)?.bid === 1.0911, 2000, 'tick after reconnect');
   });
 
+  it('gives up on a call the bridge never answers after the timeout, as unavailable', async () => {
+    const quick = new Mt5BridgeAdapter({
+      url: bridge.url,
+      bridgeToken: 'bridge-shared-secret',
+      credentials: { account_number: String(LOGIN), password: PASSWORD, server: SERVER },
+      timeoutMs: 300,
+    });
+    await quick.connect();
+    bridge.hang();
+    try {
+      const t0 = Date.now();
+      await expect(quick.accountInfo()).rejects.toMatchObject({
+        kind: 'unavailable',
+        message: 'The MT5 bridge did not answer within 0.3 s.',
+      });
+      expect(Date.now() - t0).toBeLessThan(1500);
+    } finally {
+      bridge.hang(false);
+      await quick.disconnect();
+    }
+  });
+
   it('logs in again by itself when the bridge forgot the session', async () => {
     const before = bridge.loginAttempts;
     bridge.expireSessions();

@@ -282,6 +282,11 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
     this.setState('connecting');
     try {
       await this.establish(false);
+      if (this.stopped) {
+        // disconnect() was called while we were logging in: leave nothing open behind.
+        this.closeStream();
+        return;
+      }
       this.setState('connected');
     } catch (e) {
       this.closeStream();
@@ -740,7 +745,10 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
     if (this.stopped) throw new BrokerError('Not connected to MT5.', 'unavailable');
     try {
       await this.establish(true);
-      if (this.stopped) return;
+      if (this.stopped) {
+        this.closeStream();
+        return;
+      }
       this.reconnecting = false;
       this.reconnectAttempt = 0;
       this.setState('connected');
@@ -868,7 +876,7 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
       );
       throw new BrokerError(
         timedOut
-          ? `The MT5 bridge did not answer within ${Math.round(this.timeoutMs / 1000)} s.`
+          ? `The MT5 bridge did not answer within ${Number((this.timeoutMs / 1000).toFixed(1))} s.`
           : 'The MT5 bridge is unreachable.',
         'unavailable',
       );
