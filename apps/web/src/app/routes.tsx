@@ -7,6 +7,7 @@ import { NotBuiltYet } from '../features/placeholder/NotBuiltYet';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { ManageAccountsPage } from '../features/accounts/ManageAccountsPage';
 import { SelectCTraderAccountPage } from '../features/accounts/SelectCTraderAccount';
+import { WinRatePage } from '../features/win-rate/WinRatePage';
 
 /**
  * The spec's route table (section 2). Each screen is one line; a feature replaces its
@@ -39,7 +40,7 @@ export const router = createBrowserRouter([
       },
       { path: '/analysis', element: <NotBuiltYet title="Historical Data Analysis" feature="analysis" /> },
       { path: '/analysis/:jobId', element: <NotBuiltYet title="Analysis Job" feature="analysis" /> },
-      { path: '/win-rate', element: <NotBuiltYet title="Win-Rate Calculator" feature="win-rate" /> },
+      { path: '/win-rate', element: <WinRatePage /> },
       { path: '/select-ctrader-account', element: <SelectCTraderAccountPage /> },
       { path: '/bots', element: <NotBuiltYet title="Trading Bots" feature="bots" /> },
       { path: '/bots/new', element: <NotBuiltYet title="Create Bot" feature="bots" /> },
