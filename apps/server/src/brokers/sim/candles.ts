@@ -1,5 +1,5 @@
 import type { Candle, Timeframe } from '../types';
-import { TIMEFRAME_SECONDS } from '../types';
+import { BrokerError, TIMEFRAME_SECONDS } from '../types';
 import { hash5, stringId, uniform } from './noise';
 import { GRID_MS } from './price-path';
 import type { SymbolPricer } from './quotes';
@@ -27,14 +27,16 @@ export const CANDLE_LEVEL: Record<Timeframe, number> = {
   M30: 5, // 8 s, 225 points
   H1: 6, // 16 s, 225 points
   H4: 8, // 64 s, 225 points
-  D1: 11, // 512 s, 169 points
-  W1: 13, // 2048 s, 295 points
-  MN1: 15, // 8192 s, about 320 points
+  D1: 12, // 1024 s, 84 points
+  W1: 14, // 4096 s, 147 points
+  MN1: 16, // 16384 s, about 160 points
 };
 
 /** Tick volume per second of ordinary activity. */
 const TICKS_PER_ACTIVE_SECOND = 1.5;
 const VOLUME_SALT = 3000;
+/** Most candles one call may produce (about 12 M grid points on M1, a few seconds of CPU). */
+export const MAX_CANDLES = 50_000;
 /** Candles computed per batch (bounds memory for long ranges). */
 const BATCH = 1024;
 
@@ -81,6 +83,12 @@ export function buildCandles(
   let start = bucketStart(tf, fromMs);
   if (start < fromMs) start = nextBucket(tf, start);
   while (start < toMs && start <= nowMs) {
+    if (spans.length >= MAX_CANDLES) {
+      throw new BrokerError(
+        `Too many candles requested; ask for at most ${MAX_CANDLES} at a time.`,
+        'rejected',
+      );
+    }
     const next = nextBucket(tf, start);
     const end = Math.min(next, nowMs + 1);
     const firstOpen = table.nextOpenAtOrAfter(start);
@@ -114,17 +122,15 @@ function buildBatch(pricer: SymbolPricer, tf: Timeframe, spans: Span[], out: Can
   const symId = stringId(pricer.def.symbol);
   const first = spans[0]!;
   const last = spans[spans.length - 1]!;
-  const mFrom = Math.ceil(first.kOpen / step);
-  const mTo = Math.floor(last.kClose / step);
-  const bids = mTo >= mFrom ? pricer.bidTicksAtLevel(level, mFrom, mTo) : new Float64Array(0);
-  // Bid in ticks at grid index k: from the sampled batch when k is on it, else computed directly.
-  const tickAt = (k: number): number =>
-    k % step === 0 && k / step >= mFrom && k / step <= mTo
-      ? bids[k / step - mFrom]!
-      : Math.round(pricer.bidAt(k) * factor);
-  for (const s of spans) {
-    const open = tickAt(s.kOpen);
-    const close = tickAt(s.kClose);
+  const mFrom = Math.floor(first.kOpen / step);
+  const mTo = Math.ceil(last.kClose / step);
+  const ends: number[] = [];
+  for (const s of spans) ends.push(s.kOpen, s.kClose);
+  const { grid: bids, points } = pricer.bidTicksWithPoints(level, mFrom, mTo, ends);
+  for (let c = 0; c < spans.length; c++) {
+    const s = spans[c]!;
+    const open = points[2 * c]!;
+    const close = points[2 * c + 1]!;
     let high = Math.max(open, close);
     let low = Math.min(open, close);
     const m0 = Math.max(mFrom, Math.ceil(s.kOpen / step));

@@ -32,6 +32,16 @@ function lo32(n: number): number {
   return n | 0;
 }
 
+/**
+ * Hash of a precomputed key (see `hash5`, or any mix32 output) and one integer index, which may
+ * exceed 2^32: the cheap per-point hash of the price path and the spread jitter.
+ */
+export function hashIndex(key: number, index: number): number {
+  const h = mix32(mix32(key ^ (index | 0)) + 0x68e31da4);
+  if (index >= 0 && index < 4294967296) return h;
+  return mix32(h ^ (Math.floor(index / 4294967296) | 0));
+}
+
 /** Uniform in the open interval (0, 1) from a 32-bit hash. */
 export function uniform(h: number): number {
   return ((h >>> 0) + 0.5) / 4294967296;

@@ -1,4 +1,4 @@
-import { hash5, normal, stringId } from './noise';
+import { hash5, hashIndex, invNorm, stringId } from './noise';
 import { sessionTable, type SessionTable } from './sessions';
 import type { SimSymbolDef } from './symbols';
 
@@ -24,12 +24,23 @@ const BLOCK = 2 ** TOP_LEVEL;
 const PIN_SALT = 1000;
 /** Long-run dispersion of the block pins, as a fraction of one year's volatility. */
 const PIN_DISPERSION = 0.6;
+const TWO32 = 4294967296;
 
 export interface LogPricePath {
   /** log(mid) at grid index k (k = floor(t / GRID_MS)). */
   logMid(k: number): number;
   /** log(mid) at grid indices m * 2^level for m = mFrom..mTo. */
   fill(level: number, mFrom: number, mTo: number): Float64Array;
+  /**
+   * Same as `fill`, plus log(mid) at the extra grid indices `points` (any order), each computed by
+   * refining only the level-`level` node that contains it, which is much cheaper than `logMid`.
+   */
+  fillWithPoints(
+    level: number,
+    mFrom: number,
+    mTo: number,
+    points: number[],
+  ): { grid: Float64Array; points: Float64Array };
 }
 
 export class PrimaryPath implements LogPricePath {
@@ -38,6 +49,9 @@ export class PrimaryPath implements LogPricePath {
   private readonly sigma2: number;
   private readonly sLong: number;
   private readonly table: SessionTable;
+  /** Hash keys of (seed, symbol, level, block) for the block last used, per level. */
+  private readonly keys = new Int32Array(TOP_LEVEL + 1);
+  private keysBlock = Number.NaN;
 
   constructor(
     private readonly seed: number,
@@ -51,32 +65,15 @@ export class PrimaryPath implements LogPricePath {
   }
 
   private pin(block: number): number {
-    return this.logAnchor + this.sLong * normal(hash5(this.seed, this.symId, PIN_SALT, 0, block));
+    return this.logAnchor + this.sLong * invNorm(unit(hash5(this.seed, this.symId, PIN_SALT, 0, block)));
   }
 
-  private tauAt(k: number): number {
-    return this.table.tau(k * GRID_MS);
-  }
-
-  /** Midpoint of a node [ta..tb] given its ends: exact Brownian-bridge conditional draw. */
-  private mid(
-    xa: number,
-    xb: number,
-    ta: number,
-    tm: number,
-    tb: number,
-    level: number,
-    block: number,
-    j: number,
-  ) {
-    const span = tb - ta;
-    if (span <= 0) return xa;
-    const left = tm - ta;
-    if (left <= 0) return xa;
-    const right = tb - tm;
-    if (right <= 0) return xb;
-    const z = normal(hash5(this.seed, this.symId, level, block, j));
-    return xa + (xb - xa) * (left / span) + Math.sqrt((this.sigma2 * left * right) / span) * z;
+  private keysFor(block: number): Int32Array {
+    if (this.keysBlock !== block) {
+      for (let l = 1; l <= TOP_LEVEL; l++) this.keys[l] = hash5(this.seed, this.symId, l, 0, block);
+      this.keysBlock = block;
+    }
+    return this.keys;
   }
 
   logMid(k: number): number {
@@ -85,15 +82,28 @@ export class PrimaryPath implements LogPricePath {
     const i = k - base;
     let xa = this.pin(block);
     if (i === 0) return xa;
+    const keys = this.keysFor(block);
+    const table = this.table;
+    const sigma2 = this.sigma2;
     let xb = this.pin(block + 1);
-    let ta = this.tauAt(base);
-    let tb = this.tauAt(base + BLOCK);
+    let ta = table.tau(base * GRID_MS);
+    let tb = table.tau((base + BLOCK) * GRID_MS);
     let lo = 0;
     for (let level = TOP_LEVEL; level > 0; level--) {
       const half = 2 ** (level - 1);
       const m = lo + half;
-      const tm = this.tauAt(base + m);
-      const xm = this.mid(xa, xb, ta, tm, tb, level, block, lo / (half * 2));
+      const tm = table.tau((base + m) * GRID_MS);
+      // Exact Brownian-bridge draw of the midpoint given both ends (in variance time).
+      let xm: number;
+      const left = tm - ta;
+      const right = tb - tm;
+      if (left <= 0) xm = xa;
+      else if (right <= 0) xm = xb;
+      else {
+        const span = left + right;
+        const z = invNorm(unit(hashIndex(keys[level]!, lo / (2 * half))));
+        xm = xa + (xb - xa) * (left / span) + Math.sqrt((sigma2 * left * right) / span) * z;
+      }
       if (i === m) return xm;
       if (i < m) {
         xb = xm;
@@ -109,63 +119,149 @@ export class PrimaryPath implements LogPricePath {
   }
 
   fill(level: number, mFrom: number, mTo: number): Float64Array {
-    const out = new Float64Array(Math.max(0, mTo - mFrom + 1));
-    if (out.length === 0) return out;
+    const n = Math.max(0, mTo - mFrom + 1);
+    const out = new Float64Array(n);
+    if (n === 0) return out;
     const step = 2 ** level;
     const kFrom = mFrom * step;
     const kTo = mTo * step;
-    const put = (k: number, x: number) => {
-      if (k >= kFrom && k <= kTo && k % step === 0) out[k / step - mFrom] = x;
-    };
-    const descend = (
-      lvl: number,
-      j: number,
-      block: number,
-      base: number,
-      xa: number,
-      xb: number,
-      ta: number,
-      tb: number,
-    ): void => {
-      const size = 2 ** lvl;
-      const lo = base + j * size;
-      const hi = lo + size;
-      if (hi < kFrom || lo > kTo) return;
-      if (lvl === level) {
-        put(lo, xa);
-        put(hi, xb);
-        return;
-      }
-      if (tb <= ta) {
-        // Closed market: the whole node holds the same price.
-        const first = Math.max(kFrom, Math.ceil(lo / step) * step);
-        const last = Math.min(kTo, hi);
-        for (let k = first; k <= last; k += step) out[k / step - mFrom] = k === hi ? xb : xa;
-        return;
-      }
-      const half = size / 2;
-      const tm = this.tauAt(lo + half);
-      const xm = this.mid(xa, xb, ta, tm, tb, lvl, block, j);
-      descend(lvl - 1, 2 * j, block, base, xa, xm, ta, tm);
-      descend(lvl - 1, 2 * j + 1, block, base, xm, xb, tm, tb);
-    };
+    const table = this.table;
+    const sigma2 = this.sigma2;
+    // Explicit depth-first stack of nodes: level, local index, ends and their variance times.
+    const depth = TOP_LEVEL - level + 2;
+    const sLvl = new Int32Array(depth * 2);
+    const sJ = new Float64Array(depth * 2);
+    const sXa = new Float64Array(depth * 2);
+    const sXb = new Float64Array(depth * 2);
+    const sTa = new Float64Array(depth * 2);
+    const sTb = new Float64Array(depth * 2);
     const bFrom = Math.floor(kFrom / BLOCK);
     const bTo = Math.floor(kTo / BLOCK);
     for (let b = bFrom; b <= bTo; b++) {
       const base = b * BLOCK;
-      descend(
-        TOP_LEVEL,
-        0,
-        b,
-        base,
-        this.pin(b),
-        this.pin(b + 1),
-        this.tauAt(base),
-        this.tauAt(base + BLOCK),
-      );
+      const keys = this.keysFor(b);
+      let sp = 0;
+      sLvl[0] = TOP_LEVEL;
+      sJ[0] = 0;
+      sXa[0] = this.pin(b);
+      sXb[0] = this.pin(b + 1);
+      sTa[0] = table.tau(base * GRID_MS);
+      sTb[0] = table.tau((base + BLOCK) * GRID_MS);
+      sp = 1;
+      while (sp > 0) {
+        sp--;
+        const lvl = sLvl[sp]!;
+        const j = sJ[sp]!;
+        const xa = sXa[sp]!;
+        const xb = sXb[sp]!;
+        const ta = sTa[sp]!;
+        const tb = sTb[sp]!;
+        const size = 2 ** lvl;
+        const lo = base + j * size;
+        const hi = lo + size;
+        if (hi < kFrom || lo > kTo) continue;
+        if (lvl === level) {
+          if (lo >= kFrom) out[lo / step - mFrom] = xa;
+          if (hi <= kTo) out[hi / step - mFrom] = xb;
+          continue;
+        }
+        if (tb <= ta) {
+          // Closed market: the whole node holds the same price.
+          const first = Math.max(kFrom, Math.ceil(lo / step) * step);
+          const last = Math.min(kTo, hi);
+          for (let k = first; k <= last; k += step) out[k / step - mFrom] = k === hi ? xb : xa;
+          continue;
+        }
+        const half = size / 2;
+        const tm = table.tau((lo + half) * GRID_MS);
+        let xm: number;
+        const left = tm - ta;
+        const right = tb - tm;
+        if (left <= 0) xm = xa;
+        else if (right <= 0) xm = xb;
+        else {
+          const span = left + right;
+          const z = invNorm(unit(hashIndex(keys[lvl]!, j)));
+          xm = xa + (xb - xa) * (left / span) + Math.sqrt((sigma2 * left * right) / span) * z;
+        }
+        // Push the right child first so that the left one is processed first.
+        sLvl[sp] = lvl - 1;
+        sJ[sp] = 2 * j + 1;
+        sXa[sp] = xm;
+        sXb[sp] = xb;
+        sTa[sp] = tm;
+        sTb[sp] = tb;
+        sp++;
+        sLvl[sp] = lvl - 1;
+        sJ[sp] = 2 * j;
+        sXa[sp] = xa;
+        sXb[sp] = xm;
+        sTa[sp] = ta;
+        sTb[sp] = tm;
+        sp++;
+      }
     }
     return out;
   }
+
+  fillWithPoints(level: number, mFrom: number, mTo: number, points: number[]) {
+    const grid = this.fill(level, mFrom, mTo);
+    const step = 2 ** level;
+    const values = new Float64Array(points.length);
+    for (let p = 0; p < points.length; p++) {
+      const k = points[p]!;
+      const m = Math.floor(k / step);
+      const r = k - m * step;
+      if (r === 0 && m >= mFrom && m <= mTo) values[p] = grid[m - mFrom]!;
+      else if (r !== 0 && m >= mFrom && m + 1 <= mTo) {
+        // Level-`level` nodes never straddle a block (blocks are 2^29 steps), so refining is exact.
+        values[p] = this.refine(k, level, m * step, grid[m - mFrom]!, grid[m + 1 - mFrom]!);
+      } else values[p] = this.logMid(k);
+    }
+    return { grid, points: values };
+  }
+
+  /** log(mid) at k inside the level-`level` node starting at grid index `start`, whose ends are xa, xb. */
+  private refine(k: number, level: number, start: number, xa: number, xb: number): number {
+    const block = Math.floor(start / BLOCK);
+    const base = block * BLOCK;
+    const keys = this.keysFor(block);
+    const table = this.table;
+    const sigma2 = this.sigma2;
+    let lo = start - base;
+    const i = k - base;
+    let ta = table.tau(start * GRID_MS);
+    let tb = table.tau((start + 2 ** level) * GRID_MS);
+    for (let lvl = level; lvl > 0; lvl--) {
+      const half = 2 ** (lvl - 1);
+      const m = lo + half;
+      const tm = table.tau((base + m) * GRID_MS);
+      let xm: number;
+      const left = tm - ta;
+      const right = tb - tm;
+      if (left <= 0) xm = xa;
+      else if (right <= 0) xm = xb;
+      else {
+        const span = left + right;
+        const z = invNorm(unit(hashIndex(keys[lvl]!, lo / (2 * half))));
+        xm = xa + (xb - xa) * (left / span) + Math.sqrt((sigma2 * left * right) / span) * z;
+      }
+      if (i === m) return xm;
+      if (i < m) {
+        xb = xm;
+        tb = tm;
+      } else {
+        xa = xm;
+        ta = tm;
+        lo = m;
+      }
+    }
+    return xa;
+  }
+}
+
+function unit(h: number): number {
+  return ((h >>> 0) + 0.5) / TWO32;
 }
 
 /** A cross rate: the product of its legs (e.g. EURJPY = EURUSD x USDJPY), so it always agrees with them. */
@@ -176,6 +272,17 @@ export class CrossPath implements LogPricePath {
     let x = 0;
     for (const l of this.legs) x += l.power * l.path.logMid(k);
     return x;
+  }
+
+  fillWithPoints(level: number, mFrom: number, mTo: number, points: number[]) {
+    const grid = new Float64Array(Math.max(0, mTo - mFrom + 1));
+    const values = new Float64Array(points.length);
+    for (const l of this.legs) {
+      const part = l.path.fillWithPoints(level, mFrom, mTo, points);
+      for (let i = 0; i < grid.length; i++) grid[i]! += l.power * part.grid[i]!;
+      for (let i = 0; i < values.length; i++) values[i]! += l.power * part.points[i]!;
+    }
+    return { grid, points: values };
   }
 
   fill(level: number, mFrom: number, mTo: number): Float64Array {

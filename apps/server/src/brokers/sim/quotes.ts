@@ -1,5 +1,5 @@
 import type { Quote } from '../types';
-import { hash5, stringId, uniform } from './noise';
+import { hash5, hashIndex, stringId, uniform } from './noise';
 import { GRID_MS, type LogPricePath } from './price-path';
 import type { SessionTable } from './sessions';
 import type { SimSymbolDef } from './symbols';
@@ -14,7 +14,7 @@ const SPREAD_SALT = 2000;
 export class SymbolPricer {
   private readonly factor: number;
   private readonly spreadTicks: number;
-  private readonly symId: number;
+  private readonly spreadKey: number;
 
   constructor(
     readonly def: SimSymbolDef,
@@ -24,13 +24,13 @@ export class SymbolPricer {
   ) {
     this.factor = 10 ** def.digits;
     this.spreadTicks = def.spread * this.factor;
-    this.symId = stringId(def.symbol);
+    this.spreadKey = hash5(seed, stringId(def.symbol), SPREAD_SALT, 0, 0);
   }
 
   /** Spread in ticks at grid index k. */
   spreadAt(k: number): number {
     const mult = this.table.spreadMultiplier(k * GRID_MS);
-    const jitter = 0.85 + 0.3 * uniform(hash5(this.seed, this.symId, SPREAD_SALT, 0, k));
+    const jitter = 0.85 + 0.3 * uniform(hashIndex(this.spreadKey, k));
     return Math.max(1, Math.round(this.spreadTicks * mult * jitter));
   }
 
@@ -70,6 +70,15 @@ export class SymbolPricer {
     const step = 2 ** level;
     for (let i = 0; i < logs.length; i++) logs[i] = this.bidTicks((mFrom + i) * step, logs[i]!);
     return logs;
+  }
+
+  /** Bids (in ticks) at grid indices m * 2^level, m = mFrom..mTo, and at the extra grid indices `points`. */
+  bidTicksWithPoints(level: number, mFrom: number, mTo: number, points: number[]) {
+    const r = this.path.fillWithPoints(level, mFrom, mTo, points);
+    const step = 2 ** level;
+    for (let i = 0; i < r.grid.length; i++) r.grid[i] = this.bidTicks((mFrom + i) * step, r.grid[i]!);
+    for (let i = 0; i < r.points.length; i++) r.points[i] = this.bidTicks(points[i]!, r.points[i]!);
+    return r;
   }
 
   get priceFactor(): number {

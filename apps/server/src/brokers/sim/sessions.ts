@@ -204,38 +204,41 @@ export class SessionTable {
     return (w * this.weekAct + this.cumAct[s]! + this.activity[s]! * (off - s * SLOT_MS)) / 1000;
   }
 
-  private slotOf(t: number): { weekStart: number; slot: number } {
-    const rel = t - WEEK_ORIGIN_MS;
-    const w = Math.floor(rel / WEEK_MS);
-    const weekStart = WEEK_ORIGIN_MS + w * WEEK_MS;
-    return { weekStart, slot: Math.floor((t - weekStart) / SLOT_MS) };
+  /** Slot of the week (0..2015) containing t. */
+  slot(t: number): number {
+    const n = Math.floor((t - WEEK_ORIGIN_MS) / SLOT_MS) % SLOTS_PER_WEEK;
+    return n < 0 ? n + SLOTS_PER_WEEK : n;
   }
 
   isOpen(t: number): boolean {
-    return this.open[this.slotOf(t).slot] === 1;
+    return this.open[this.slot(t)] === 1;
   }
 
   activityAt(t: number): number {
-    return this.activity[this.slotOf(t).slot]!;
+    return this.activity[this.slot(t)]!;
   }
 
   spreadMultiplier(t: number): number {
-    return this.spread[this.slotOf(t).slot]!;
+    return this.spread[this.slot(t)]!;
   }
 
   /** t itself when open, otherwise the instant the market next opens. */
   nextOpenAtOrAfter(t: number): number {
-    const { weekStart, slot } = this.slotOf(t);
-    if (this.open[slot]) return t;
-    return weekStart + this.nextOpen[slot]! * SLOT_MS;
+    const s = this.slot(t);
+    if (this.open[s]) return t;
+    return weekStartOf(t) + this.nextOpen[s]! * SLOT_MS;
   }
 
   /** t itself when open, otherwise the instant the market closed (the first closed instant). */
   closedSince(t: number): number {
-    const { weekStart, slot } = this.slotOf(t);
-    if (this.open[slot]) return t;
-    return weekStart + (this.prevOpen[slot]! + 1) * SLOT_MS;
+    const s = this.slot(t);
+    if (this.open[s]) return t;
+    return weekStartOf(t) + (this.prevOpen[s]! + 1) * SLOT_MS;
   }
+}
+
+function weekStartOf(t: number): number {
+  return WEEK_ORIGIN_MS + Math.floor((t - WEEK_ORIGIN_MS) / WEEK_MS) * WEEK_MS;
 }
 
 const tables = new Map<SessionProfile, SessionTable>();
