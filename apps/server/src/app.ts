@@ -23,6 +23,7 @@ import { registerAccountRoutes } from './modules/accounts/accounts.routes';
 import { registerMarketRoutes } from './modules/market/market.routes';
 import { registerProfitProfileRoutes } from './modules/profit-profiles/profit-profiles.routes';
 import { registerRiskRoutes } from './modules/risk/risk.routes';
+import { registerTradeRoutes } from './modules/trades/trades.routes';
 import { registerMt5Routes } from './modules/mt5/mt5.routes';
 import { registerScenarioRoutes } from './modules/scenarios/scenarios.routes';
 
@@ -114,6 +115,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   registerProfitProfileRoutes(app, ctx);
   registerScenarioRoutes(app, ctx);
   registerRiskRoutes(app, ctx);
+  registerTradeRoutes(app, ctx);
   registerMt5Routes(app, ctx);
 
   registerSpa(app, config.webDist);
