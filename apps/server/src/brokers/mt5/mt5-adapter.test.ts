@@ -490,4 +490,24 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     bridge.mute(false);
     await waitFor(() => adapter.connectionState() === 'connected', 5000, 'connected again');
   });
+
+  it('can be disconnected while reconnecting, stays quiet, and reconnects normally after a new connect', async () => {
+    const b = make();
+    await b.connect();
+    bridge.setDown(true);
+    await waitFor(() => b.connectionState() === 'reconnecting', 2000, 'reconnecting');
+    await b.disconnect();
+    expect(b.connectionState()).toBe('disconnected');
+    bridge.setDown(false);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(b.connectionState()).toBe('disconnected');
+    await b.connect();
+    expect(b.connectionState()).toBe('connected');
+    bridge.setDown(true);
+    await waitFor(() => b.connectionState() === 'reconnecting', 2000, 'reconnecting again');
+    bridge.setDown(false);
+    await waitFor(() => b.connectionState() === 'connected', 5000, 'connected again');
+    await b.disconnect();
+    await waitFor(() => adapter.connectionState() === 'connected', 5000, 'main adapter back');
+  });
 });

@@ -240,6 +240,7 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private reconnectAttempt = 0;
   private reconnectInFlight: Promise<void> | null = null;
+  private connectInFlight: Promise<void> | null = null;
   private reconnecting = false;
   private stopped = true;
 
@@ -274,11 +275,19 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
     return () => void this.listeners.delete(listener);
   }
 
-  async connect(): Promise<void> {
-    if (this.state === 'connected' && !this.stopped) return;
+  connect(): Promise<void> {
+    if (this.state === 'connected' && !this.stopped) return Promise.resolve();
     // Someone needs the account now: try at once instead of waiting for the backoff timer.
     if (this.reconnecting && !this.stopped) return this.attemptReconnect();
+    this.connectInFlight ??= this.firstConnect().finally(() => {
+      this.connectInFlight = null;
+    });
+    return this.connectInFlight;
+  }
+
+  private async firstConnect(): Promise<void> {
     this.stopped = false;
+    this.reconnecting = false;
     this.setState('connecting');
     try {
       await this.establish(false);
@@ -299,6 +308,7 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
 
   async disconnect(): Promise<void> {
     this.stopped = true;
+    this.reconnecting = false;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
     this.closeStream();
@@ -306,7 +316,9 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
     this.session = null;
     if (session) {
       // Logging out is a courtesy to the bridge; a bridge that is gone has nothing to log out of.
-      await this.http('POST', '/logout', undefined, { session, retryLogin: false }).catch(() => undefined);
+      await this.http('POST', '/logout', undefined, { session, retryLogin: false, timeoutMs: 2000 }).catch(
+        () => undefined,
+      );
     }
     if (this.state !== 'disconnected') this.setState('disconnected');
   }
@@ -849,7 +861,7 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     body?: unknown,
-    opt: { session?: string | null; retryLogin?: boolean } = {},
+    opt: { session?: string | null; retryLogin?: boolean; timeoutMs?: number } = {},
   ): Promise<T> {
     const session = opt.session === undefined ? await this.ensureSession() : opt.session;
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -863,7 +875,7 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
         method,
         headers,
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(opt.timeoutMs ?? this.timeoutMs),
       });
       const text = await res.text();
       payload = text ? JSON.parse(text) : null;
@@ -876,7 +888,7 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
       );
       throw new BrokerError(
         timedOut
-          ? `The MT5 bridge did not answer within ${Number((this.timeoutMs / 1000).toFixed(1))} s.`
+          ? `The MT5 bridge did not answer within ${Number(((opt.timeoutMs ?? this.timeoutMs) / 1000).toFixed(1))} s.`
           : 'The MT5 bridge is unreachable.',
         'unavailable',
       );
