@@ -13,6 +13,7 @@ import {
   updateAccount,
   type AccountUpdateInput,
 } from './accounts.api';
+import { RiskSettingsPanel } from '../risk/RiskSettingsPanel';
 
 /**
  * Edit Account: name, broker, username and password (blank keeps the stored one), and Delete Account
@@ -90,6 +91,7 @@ export function EditAccountModal({ account, onClose }: { account: TradingAccount
           </Group>
         </Stack>
       </form>
+      <RiskSettingsPanel accountId={account.id} />
       <Divider my="md" />
       {confirming ? (
         <Alert

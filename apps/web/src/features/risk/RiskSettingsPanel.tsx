@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconLock } from '@tabler/icons-react';
+import { IconLock, IconShieldCheck } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import {
@@ -79,10 +79,27 @@ export function unlockDate(
 }
 
 /**
- * The Edit Account modal's risk-settings side panel: every rule of the account, editable once per
+ * The Edit Account modal's optional risk-settings side panel (opened with its button): every rule of the account, editable once per
  * 7 days (read-only with the unlock date otherwise), and the account's default TP profile.
  */
 export function RiskSettingsPanel({ accountId }: { accountId: string }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <Stack gap="xs" mt="md">
+      <Button
+        variant="light"
+        leftSection={<IconShieldCheck size={16} />}
+        onClick={() => setShown((v) => !v)}
+        aria-expanded={shown}
+      >
+        {shown ? 'Hide Risk Settings' : 'Risk Settings'}
+      </Button>
+      {shown && <RiskSettingsForm accountId={accountId} />}
+    </Stack>
+  );
+}
+
+function RiskSettingsForm({ accountId }: { accountId: string }) {
   const qc = useQueryClient();
   const settings = useRiskSettings(accountId);
   const profiles = useProfitProfiles();

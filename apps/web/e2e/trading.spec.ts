@@ -1,0 +1,294 @@
+import { deflateSync } from 'node:zlib';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, signIn, test, type TestUser } from './fixtures';
+
+/**
+ * Trading on the simulated broker: size a market trade from risk, journal it with an image, watch its
+ * P/L move on the dashboard, move the stop to breakeven, partially close and close it; and a risk rule
+ * refusing an order. BTCUSD trades at weekends too, so the test does not depend on the day it runs.
+ */
+const SYMBOL = 'BTCUSD';
+/** 0.5 % of 10,000 USD = 50 USD over a 400-point stop on a 1-unit contract: 0.125 lots, floored to 0.12. */
+const SL_POINTS = '400';
+const EXPECTED_LOTS = '0.12';
+
+function crc32(buf: Buffer): number {
+  let c = ~0;
+  for (const byte of buf) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return ~c >>> 0;
+}
+
+/** A real 2×2 RGB PNG, built here so the server's content check sees an actual image. */
+function tinyPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(2, 0);
+  ihdr.writeUInt32BE(2, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function demoAccountId(request: APIRequestContext, user: TestUser): Promise<string> {
+  const res = await request.get('/api/accounts/', { headers: { authorization: `Bearer ${user.token}` } });
+  expect(res.status()).toBe(200);
+  const accounts = (await res.json()) as Array<{ id: string; name: string; platform: string }>;
+  const demo = accounts.find((a) => a.platform === 'SIM' && a.name === 'Demo');
+  expect(demo, 'the Demo SIM account every user gets').toBeTruthy();
+  return demo!.id;
+}
+
+async function pickOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
+  await scope.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Opens Place a Trade, fills a BTCUSD market order with a 400-point stop and returns the dialog. */
+async function fillTrade(page: Page, direction: 'Buy' | 'Sell'): Promise<Locator> {
+  await page.getByRole('button', { name: 'Open a Trade' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Place a Trade' });
+  await expect(dialog).toBeVisible();
+  await pickOption(page, dialog, 'Symbol', SYMBOL);
+  // Live prices arrive over the WebSocket.
+  await expect(dialog.getByTestId('ask')).toHaveText(/^\d+\.\d{2}$/);
+  await expect(dialog.getByTestId('bid')).toHaveText(/^\d+\.\d{2}$/);
+  await expect(dialog.getByRole('combobox', { name: 'Timeframe' })).toHaveValue('15M');
+  await expect(dialog.getByRole('combobox', { name: 'Order Type' })).toHaveValue('MARKET');
+  await expect(dialog.getByRole('group', { name: 'Symbol info' })).toContainText('Contract size: 1');
+  await dialog.getByRole('button', { name: direction === 'Buy' ? /Buy \(Ask\)/ : /Sell \(Bid\)/ }).click();
+  await dialog.getByLabel('Stop Loss Distance (pips)').fill(SL_POINTS);
+  await dialog.getByLabel('Brief Reason').fill(`${direction} the e2e breakout`);
+  return dialog;
+}
+
+/** The open-positions rows, each cell by column. */
+const COL = { id: 0, instrument: 1, direction: 2, lots: 3, entry: 4, sl: 5, tp: 6, rr: 7, pl: 8 } as const;
+const cell = (row: Locator, col: number) => row.getByRole('cell').nth(col);
+
+test('trade from risk, journal with an image, manage the position on the dashboard', async ({
+  page,
+  request,
+  user,
+}) => {
+  test.setTimeout(240_000);
+  await signIn(page, user);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 2, name: 'Overall Stats (Per Account)' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Account' })).toHaveValue('Demo (SIM)');
+  await expect(page.getByText('No open positions to show')).toBeVisible();
+
+  // A BUY sized from the default 0.5 % risk, with the live calculations panel.
+  let dialog = await fillTrade(page, 'Buy');
+  await expect(dialog.getByLabel('Risk (%)')).toHaveValue('0.5');
+  await expect(dialog.getByTestId('calc-lot-size')).toHaveText(EXPECTED_LOTS);
+  await expect(dialog.getByTestId('calc-risk')).toContainText('48.00 USD (−1R');
+  await expect(dialog.getByTestId('calc-reward')).toContainText('96.00 USD (+2.00R)');
+  await dialog.getByRole('button', { name: 'Execute Trade' }).click();
+  await expect(page.getByText('Trade executed successfully!')).toBeVisible();
+
+  // Journal This Trade opens; the reason is required; an image goes with it.
+  const journal = page.getByRole('dialog', { name: 'Journal This Trade' });
+  await expect(journal).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(journal.getByRole('combobox', { name: 'Action' })).toHaveValue('Opened Position');
+  await expect(journal.getByRole('combobox', { name: 'Timeframe', exact: true })).toHaveValue('1H');
+  await journal.getByRole('button', { name: 'Submit Journal' }).click();
+  await expect(journal.getByRole('alert')).toHaveText('Please enter a reason before submitting the journal.');
+  await journal.getByRole('textbox', { name: /^Reason/ }).fill('Breakout above the Asian range');
+  await journal.getByLabel('Strategy Tag').fill('breakout');
+  await journal.locator('input[type="file"]').setInputFiles({
+    name: 'chart.png',
+    mimeType: 'image/png',
+    buffer: tinyPng(),
+  });
+  await journal.getByRole('button', { name: 'Submit Journal' }).click();
+  await expect(page.getByText('Journal entry submitted successfully.')).toBeVisible();
+  await expect(journal).toBeHidden();
+  await expect(page.getByRole('dialog', { name: 'Place a Trade' })).toBeHidden();
+
+  const accountId = await demoAccountId(request, user);
+  const auth = { authorization: `Bearer ${user.token}` };
+  const positions = (await (
+    await request.get(`/api/trades/open-positions/${accountId}/`, { headers: auth })
+  ).json()) as { open_positions: Array<{ id: string; lot_size: number; direction: string }> };
+  expect(positions.open_positions).toHaveLength(1);
+  expect(positions.open_positions[0]!.lot_size).toBe(Number(EXPECTED_LOTS));
+  const journals = (await (
+    await request.get(`/api/trade_journal/journals/?trade=${positions.open_positions[0]!.id}`, {
+      headers: auth,
+    })
+  ).json()) as Array<{ reason: string; attachments: Array<{ content_type: string }> }>;
+  expect(journals).toHaveLength(1);
+  expect(journals[0]!.reason).toBe('Breakout above the Asian range');
+  expect(journals[0]!.attachments.map((a) => a.content_type)).toEqual(['image/png']);
+
+  // A SELL too: whichever way the price goes, one of the two soon shows a profit.
+  dialog = await fillTrade(page, 'Sell');
+  await expect(dialog.getByTestId('calc-lot-size')).toHaveText(/^0\.1\d$/);
+  await dialog.getByRole('button', { name: 'Execute Trade' }).click();
+  await expect(page.getByRole('dialog', { name: 'Journal This Trade' })).toBeVisible();
+  await page
+    .getByRole('dialog', { name: 'Journal This Trade' })
+    .getByRole('button', { name: 'Cancel' })
+    .click();
+  await expect(page.getByRole('dialog', { name: 'Place a Trade' })).toBeHidden();
+
+  const table = page.getByRole('table', { name: 'Open positions' });
+  const rows = table.locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(table.getByRole('columnheader')).toHaveText([
+    'Position ID',
+    'Instrument',
+    'Direction',
+    'Lot Size',
+    'Entry Price',
+    'Stop Loss',
+    'Profit Target',
+    'RR Ratio',
+    'Current P/L',
+    'Created At',
+    'Actions',
+  ]);
+  const buyRow = rows.filter({ hasText: 'BUY' });
+  await expect(cell(buyRow, COL.instrument)).toHaveText(SYMBOL);
+  await expect(cell(buyRow, COL.lots)).toHaveText(EXPECTED_LOTS);
+  await expect(cell(buyRow, COL.entry)).toHaveText(/^\d+\.\d{5}$/);
+  await expect(page.getByTestId('total-pl')).toHaveText(/^-?\d+\.\d{2}$/);
+
+  // The P/L moves: the list is polled every 10 seconds.
+  const firstPl = await cell(buyRow, COL.pl).innerText();
+  await expect
+    .poll(() => cell(buyRow, COL.pl).innerText(), { timeout: 35_000, intervals: [2_000] })
+    .not.toBe(firstPl);
+
+  // Wait for a position in profit, then move its stop to breakeven.
+  const plOf = async (row: Locator) => Number(await cell(row, COL.pl).innerText());
+  let winner: Locator | null = null;
+  await expect
+    .poll(
+      async () => {
+        for (const side of ['BUY', 'SELL']) {
+          const row = rows.filter({ hasText: side });
+          if ((await plOf(row)) > 0) {
+            winner = row;
+            return side;
+          }
+        }
+        return null;
+      },
+      { timeout: 150_000, intervals: [2_000] },
+    )
+    .not.toBeNull();
+  const row = winner!;
+  const instrumentLabel = `More actions for ${SYMBOL}`;
+
+  await row.getByRole('button', { name: instrumentLabel }).click();
+  await page.getByRole('menuitem', { name: 'Update SL' }).click();
+  const slDialog = page.getByRole('dialog', { name: 'Update Stop Loss' });
+  await slDialog.getByRole('button', { name: 'Update Stop Loss' }).click();
+  await expect(slDialog.getByText('This field is required and must be a number.')).toBeVisible();
+  await pickOption(page, slDialog, 'Update Type', 'Breakeven');
+  await slDialog.getByRole('button', { name: 'Update Stop Loss' }).click();
+  await expect(page.getByText('Stop loss updated successfully.')).toBeVisible();
+  await expect(slDialog).toBeHidden();
+  await expect(cell(row, COL.sl)).toHaveText(await cell(row, COL.entry).innerText());
+
+  // Partial close: the whole lot is refused with a pointer to Close; half of it goes.
+  await row.getByRole('button', { name: instrumentLabel }).click();
+  await page.getByRole('menuitem', { name: 'Partial Close' }).click();
+  const pcDialog = page.getByRole('dialog', { name: 'Partially Close' });
+  const lots = await cell(row, COL.lots).innerText();
+  await pcDialog.getByLabel('Volume to Close').fill('0');
+  await pcDialog.getByRole('button', { name: 'Partially Close' }).click();
+  await expect(pcDialog.getByText('Volume must be a positive number.')).toBeVisible();
+  await pcDialog.getByLabel('Volume to Close').fill(lots);
+  await pcDialog.getByRole('button', { name: 'Partially Close' }).click();
+  await expect(pcDialog.getByText(/use the main Close button/)).toBeVisible();
+  await pcDialog.getByLabel('Volume to Close').fill('0.05');
+  await pcDialog.getByRole('button', { name: 'Partially Close' }).click();
+  await expect(page.getByText('Trade partially closed successfully.')).toBeVisible();
+  await expect(pcDialog).toBeHidden();
+  const remaining = (Number(lots) - 0.05).toFixed(2);
+  await expect(cell(row, COL.lots)).toHaveText(remaining);
+
+  // Close, after the confirmation.
+  await row.getByRole('button', { name: `Close ${SYMBOL}` }).click();
+  await page
+    .getByRole('dialog', { name: 'Close trade' })
+    .getByRole('button', { name: 'Close Trade' })
+    .click();
+  await expect(page.getByText('Trade closed successfully!')).toBeVisible();
+  await expect(rows).toHaveCount(1);
+});
+
+test('a risk rule refusing an order shows its reason in the trade modal', async ({ page, request, user }) => {
+  const accountId = await demoAccountId(request, user);
+  const res = await request.put(`/api/risk/settings/${accountId}/`, {
+    headers: { authorization: `Bearer ${user.token}` },
+    data: {
+      max_daily_loss: null,
+      risk_percent: 1,
+      max_trade_risk: 0.5,
+      max_open_positions: null,
+      enforce_cooldowns: false,
+      consecutive_loss_limit: 3,
+      cooldown_period: '01:00:00',
+      max_lot_size: null,
+      max_open_trades_same_symbol: null,
+    },
+  });
+  expect(res.status()).toBe(200);
+
+  await signIn(page, user);
+  await page.goto('/dashboard');
+  const dialog = await fillTrade(page, 'Buy');
+  // The account's own default risk, 1 %, sizes the order: 100 USD over 400 points = 0.25 lots.
+  await expect(dialog.getByLabel('Risk (%)')).toHaveValue('1');
+  await expect(dialog.getByTestId('calc-lot-size')).toHaveText('0.25');
+  await dialog.getByRole('button', { name: 'Execute Trade' }).click();
+  const alert = dialog.getByRole('alert');
+  await expect(alert).toContainText('max_trade_risk');
+  await expect(alert).toContainText('0.5');
+  await expect(dialog.getByRole('button', { name: 'Execute Trade' })).toBeEnabled();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('No open positions to show')).toBeVisible();
+});
+
+test('the risk-settings panel of Edit Account saves once, then reads as locked until its date', async ({
+  page,
+  user,
+}) => {
+  await signIn(page, user);
+  await page.goto('/accounts');
+  await page.getByRole('button', { name: 'Edit Demo' }).click();
+  const modal = page.getByRole('dialog', { name: 'Edit Account' });
+  await modal.getByRole('button', { name: 'Risk Settings' }).click();
+  await expect(modal.getByLabel('Default Risk per Trade (%)')).toHaveValue('0.5');
+  await modal.getByLabel('Cooldown Period (HH:MM:SS)').fill('1:00');
+  await modal.getByRole('button', { name: 'Save Risk Settings' }).click();
+  await expect(modal.getByText('Cooldown period must be in HH:MM:SS format.')).toBeVisible();
+  await modal.getByLabel('Cooldown Period (HH:MM:SS)').fill('00:30:00');
+  await modal.getByLabel('Max Open Positions').fill('3');
+  await modal.getByRole('button', { name: 'Save Risk Settings' }).click();
+  await expect(page.getByText('Risk settings updated successfully.')).toBeVisible();
+  await expect(modal.getByText(/read-only\s+until \d{4}-\d{2}-\d{2}/)).toBeVisible();
+  await expect(modal.getByRole('button', { name: 'Save Risk Settings' })).toHaveCount(0);
+  await expect(modal.getByLabel('Max Open Positions')).toHaveValue('3');
+});
