@@ -131,7 +131,13 @@ export function AddAccountModal({
   const platform = form.values.platform;
 
   return (
-    <Modal opened={opened} onClose={close} title="Add New Account" size="md">
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Add New Account"
+      size="md"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form
         noValidate
         onSubmit={form.onSubmit((values) => {

@@ -53,7 +53,13 @@ export function EditAccountModal({ account, onClose }: { account: TradingAccount
   });
 
   return (
-    <Modal opened onClose={onClose} title="Edit Account" size="md">
+    <Modal
+      opened
+      onClose={onClose}
+      title="Edit Account"
+      size="md"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form
         noValidate
         onSubmit={form.onSubmit((values) => {
@@ -111,7 +117,13 @@ export function EditAccountModal({ account, onClose }: { account: TradingAccount
               <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
                 Yes, delete
               </Button>
-              <Button variant="default" onClick={() => setConfirming(false)} disabled={remove.isPending}>
+              {/* Focus lands on the safe choice when the confirmation appears. */}
+              <Button
+                variant="default"
+                onClick={() => setConfirming(false)}
+                disabled={remove.isPending}
+                autoFocus
+              >
                 Keep account
               </Button>
             </Group>

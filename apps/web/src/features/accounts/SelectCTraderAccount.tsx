@@ -166,7 +166,13 @@ export function SelectCTraderAccountModal({
   onSelected?: (choice: CTraderChoice, message: string) => void;
 }) {
   return (
-    <Modal opened={opened} onClose={onClose} title="Select a cTrader Account" size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Select a cTrader Account"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <CTraderAccountPicker accounts={accounts} onSelected={onSelected} />
     </Modal>
   );
