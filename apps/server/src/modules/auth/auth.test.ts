@@ -103,19 +103,6 @@ describeEachDb('auth', (target) => {
     expect(elsewhere.statusCode).toBe(200);
   });
 
-  it('rate limits failed logins per address across usernames', async () => {
-    const codes: number[] = [];
-    for (let i = 0; i < 51; i++) {
-      const res = await h.request('POST', '/api/token/', {
-        body: { username: `guess${i}`, password: 'nope-nope' },
-        ip: '10.2.0.1',
-      });
-      codes.push(res.statusCode);
-    }
-    expect(codes.slice(0, 50).every((c) => c === 401)).toBe(true);
-    expect(codes[50]).toBe(429);
-  });
-
   it('does not count successful logins against the limit', async () => {
     await h.user('erin', { password: 'erin-password' });
     for (let i = 0; i < 15; i++) {
