@@ -140,14 +140,13 @@ export class PrimaryPath implements LogPricePath {
     for (let b = bFrom; b <= bTo; b++) {
       const base = b * BLOCK;
       const keys = this.keysFor(b);
-      let sp = 0;
       sLvl[0] = TOP_LEVEL;
       sJ[0] = 0;
       sXa[0] = this.pin(b);
       sXb[0] = this.pin(b + 1);
       sTa[0] = table.tau(base * GRID_MS);
       sTb[0] = table.tau((base + BLOCK) * GRID_MS);
-      sp = 1;
+      let sp = 1;
       while (sp > 0) {
         sp--;
         const lvl = sLvl[sp]!;
