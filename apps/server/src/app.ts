@@ -24,6 +24,7 @@ import { registerMarketRoutes } from './modules/market/market.routes';
 import { registerProfitProfileRoutes } from './modules/profit-profiles/profit-profiles.routes';
 import { registerRiskRoutes } from './modules/risk/risk.routes';
 import { registerTradeRoutes } from './modules/trades/trades.routes';
+import { registerJournalRoutes } from './modules/journal/journal.routes';
 import { registerMt5Routes } from './modules/mt5/mt5.routes';
 import { registerScenarioRoutes } from './modules/scenarios/scenarios.routes';
 
@@ -116,6 +117,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   registerScenarioRoutes(app, ctx);
   registerRiskRoutes(app, ctx);
   registerTradeRoutes(app, ctx);
+  registerJournalRoutes(app, ctx);
   registerMt5Routes(app, ctx);
 
   registerSpa(app, config.webDist);
