@@ -348,6 +348,32 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     expect(daily.every((b) => b.time % 86_400_000 === 0)).toBe(true);
   });
 
+  it('sets distance stops again when a market order is retried after its stops were refused', async () => {
+    bridge.setPrice('EURUSD', 1.1);
+    const req = {
+      client_order_id: 'cid-stops-retry',
+      symbol: 'EURUSD',
+      side: 'BUY' as const,
+      kind: 'MARKET' as const,
+      volume: 0.01,
+      stop_loss: { distance: 0.2 },
+    };
+    // A negative distance puts the stop on the wrong side: the fill stands, the stop is refused.
+    const bad = await adapter
+      .placeOrder({ ...req, stop_loss: { distance: -0.001 } })
+      .catch((e: unknown) => e);
+    expect(bad).toMatchObject({
+      kind: 'rejected',
+      message: expect.stringMatching(
+        /^The order filled \(position \d+\) but MT5 did not accept its SL\/TP: /,
+      ),
+    });
+    const retried = await adapter.placeOrder({ ...req, stop_loss: { distance: 0.002 } });
+    const pos = (await adapter.reconcile()).positions.find((p) => p.position_id === retried.position_id);
+    expect(pos).toMatchObject({ client_order_id: 'cid-stops-retry', stop_loss: 1.09812 });
+    await adapter.closePosition(retried.position_id as string);
+  });
+
   it('reports a stop-loss hit that happens while connected', async () => {
     bridge.setPrice('EURUSD', 1.1);
     const res = await adapter.placeOrder({

@@ -440,14 +440,26 @@ export class Mt5BridgeAdapter implements BrokerAdapter {
         ? { fill_price: res.price, filled_at: iso(res.time_msc) }
         : {}),
     };
-    if (!res.duplicate && (sl === 'later' || tp === 'later') && result.position_id && res.price !== null) {
+    // Stops given as distances from a market fill are set right after it. A retry of the same client id
+    // (after this step failed or timed out) sets them again; a position already gone needs none.
+    if ((sl === 'later' || tp === 'later') && result.position_id && res.price !== null) {
       const fill = res.price;
       const stopAt = (v: PriceOrDistance | undefined, dir: 1 | -1) =>
         v && 'distance' in v ? roundTo(fill + dir * sign * v.distance, info.digits) : undefined;
-      await this.amendPosition(result.position_id, {
-        ...(sl === 'later' ? { stop_loss: stopAt(req.stop_loss, -1) } : {}),
-        ...(tp === 'later' ? { take_profit: stopAt(req.take_profit, 1) } : {}),
-      });
+      try {
+        await this.amendPosition(result.position_id, {
+          ...(sl === 'later' ? { stop_loss: stopAt(req.stop_loss, -1) } : {}),
+          ...(tp === 'later' ? { take_profit: stopAt(req.take_profit, 1) } : {}),
+        });
+      } catch (e) {
+        const err = asBrokerError(e);
+        if (!(res.duplicate && err.kind === 'not_found')) {
+          throw new BrokerError(
+            `The order filled (position ${result.position_id}) but MT5 did not accept its SL/TP: ${err.message}`,
+            err.kind,
+          );
+        }
+      }
     }
     this.placed.set(req.client_order_id, result);
     this.log.info(
