@@ -136,8 +136,10 @@ export async function requestSnapshot(
         e.body && typeof e.body === 'object' && 'detail' in (e.body as object)
           ? serverMessage(e.body)
           : undefined;
+      // The server's generic answer for a route it does not have: snapshots are not built yet.
+      const noRoute = (e.status === 404 && (!detail || detail === 'Not found.')) || e.status === 405;
+      if (noRoute) return JOURNAL_TEXT.snapshotsUnavailable;
       if (detail) return detail;
-      if (e.status === 404 || e.status === 405) return JOURNAL_TEXT.snapshotsUnavailable;
       return serverMessage(e.body) ?? `the server answered ${e.status}`;
     }
     return e instanceof Error ? e.message : String(e);
