@@ -249,6 +249,16 @@ export interface JournalAttachmentsTable {
   created_at: string;
 }
 
+/** Per-account progress of the history sync (migration 0040). */
+export interface HistorySyncStateTable {
+  account_id: string;
+  user_id: string;
+  synced_to: string | null;
+  last_run_at: string | null;
+  last_error: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   watchlist_items: WatchlistItemsTable;
@@ -266,4 +276,5 @@ export interface Database {
   trade_requests: TradeRequestsTable;
   trade_journals: TradeJournalsTable;
   journal_attachments: JournalAttachmentsTable;
+  history_sync_state: HistorySyncStateTable;
 }

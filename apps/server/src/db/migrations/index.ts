@@ -7,6 +7,8 @@ import * as m0010 from './0010_win_rate';
 import * as m0011 from './0011_risk_settings';
 import * as m0030 from './0030_trades';
 import * as m0031 from './0031_journals';
+import * as m0040 from './0040_history_sync';
+import * as m0041 from './0041_history_indexes';
 
 /** Every migration, by a name that sorts in the order they must run. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0011_risk_settings': m0011,
   '0030_trades': m0030,
   '0031_journals': m0031,
+  '0040_history_sync': m0040,
+  '0041_history_indexes': m0041,
 };
