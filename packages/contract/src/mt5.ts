@@ -6,7 +6,10 @@ import { z } from 'zod';
  */
 export const mt5ConnectRequest = z.object({
   account_id: z.string().max(64).optional().nullable(),
-  account_number: z.union([z.string().max(32), z.number().int().nonnegative()]).optional().nullable(),
+  account_number: z
+    .union([z.string().max(32), z.number().int().nonnegative()])
+    .optional()
+    .nullable(),
   password: z.string().max(256).optional().nullable(),
   broker_server: z.string().max(128).optional().nullable(),
 });
