@@ -24,7 +24,9 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v && v.trim() !== '' ? v.trim().replace(/\/+$/, '') : undefined))
-    .refine((v) => v === undefined || /^https?:\/\//.test(v), { message: 'MT5_BRIDGE_URL must be an http(s):// URL' }),
+    .refine((v) => v === undefined || /^https?:\/\//.test(v), {
+      message: 'MT5_BRIDGE_URL must be an http(s):// URL',
+    }),
   MT5_BRIDGE_TOKEN: z.string().optional(),
   CTRADER_CLIENT_ID: z.string().optional(),
   CTRADER_CLIENT_SECRET: z.string().optional(),
