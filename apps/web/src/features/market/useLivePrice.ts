@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { priceMessage, symbolInfo, WS_CLOSE, type SymbolInfoBody } from '@tradedesk/contract';
+import { symbolInfo, type SymbolInfoBody } from '@tradedesk/contract';
 import { api } from '../../app/api';
 import { session } from '../../app/session';
+import { openPriceFeed } from './priceFeed';
 
 /**
  * Live bid/ask for one account and symbol over `/ws/prices/{account}/{symbol}`.
@@ -51,8 +52,6 @@ export interface LivePriceOptions {
 }
 
 export const MAX_PRICE_DIGITS = 5;
-const BACKOFF_START_MS = 1_000;
-const BACKOFF_MAX_MS = 30_000;
 
 export const symbolInfoKey = (accountId: string, symbol: string) =>
   ['symbol-info', accountId, symbol] as const;
@@ -133,73 +132,24 @@ export function useLivePrice(
       return;
     }
 
-    let socket: WebSocket | null = null;
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
-    let backoff = BACKOFF_START_MS;
-    let stopped = false;
-
-    const open = (reconnecting: boolean) => {
-      setFeed((f) => ({ ...f, status: reconnecting ? 'reconnecting' : 'connecting' }));
-      const ws = new WebSocket(pricesUrl(accountId, symbol));
-      socket = ws;
-      ws.onopen = () => {
-        ws.send(JSON.stringify({ token: session.token() ?? '' }));
-        // Connected; quotes follow while the market is open (a closed market sends none).
-        setFeed((f) => ({ ...f, status: 'live', error: null }));
-      };
-      ws.onmessage = (ev) => {
-        let data: unknown;
-        try {
-          data = JSON.parse(String(ev.data));
-        } catch {
-          return;
-        }
-        const parsed = priceMessage.safeParse(data);
-        if (!parsed.success) return;
-        const q = parsed.data;
-        backoff = BACKOFF_START_MS;
-        setFeed((f) => ({
-          bid: q.bid,
-          ask: q.ask,
-          time: q.time,
-          status: 'live',
-          error: null,
-          bidMove: move(f.bid, q.bid) ?? f.bidMove,
-          askMove: move(f.ask, q.ask) ?? f.askMove,
-          tick: f.tick + 1,
-        }));
-      };
-      ws.onclose = (ev) => {
-        if (stopped || socket !== ws) return;
-        socket = null;
-        if (ev.code === WS_CLOSE.unauthorized || ev.code === WS_CLOSE.notFound) {
-          setFeed((f) => ({ ...f, status: 'error', error: ev.reason || 'The price feed was refused.' }));
-          return;
-        }
-        const wait = backoff;
-        backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
-        setFeed((f) => ({
-          ...f,
-          status: 'reconnecting',
-          error: ev.reason || 'Connection to the price feed was lost.',
-        }));
-        retryTimer = setTimeout(() => open(true), wait);
-      };
-    };
-
-    open(false);
-    return () => {
-      stopped = true;
-      clearTimeout(retryTimer);
-      if (socket) {
-        const ws = socket;
-        socket = null;
-        ws.onmessage = null;
-        // Closing before the handshake finished logs a browser warning; close as soon as it opens.
-        if (ws.readyState === WebSocket.CONNECTING) ws.onopen = () => ws.close(1000);
-        else ws.close(1000);
-      }
-    };
+    const socketFeed = openPriceFeed(
+      { url: pricesUrl(accountId, symbol), token: session.token },
+      {
+        onStatus: (status, error) => setFeed((f) => ({ ...f, status, error })),
+        onQuote: (q) =>
+          setFeed((f) => ({
+            bid: q.bid,
+            ask: q.ask,
+            time: q.time,
+            status: 'live',
+            error: null,
+            bidMove: move(f.bid, q.bid) ?? f.bidMove,
+            askMove: move(f.ask, q.ask) ?? f.askMove,
+            tick: f.tick + 1,
+          })),
+      },
+    );
+    return () => socketFeed.close();
   }, [accountId, symbol, paused]);
 
   const digits = priceDigits(info.data);
