@@ -56,7 +56,8 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   app.get<{ Params: { account: string; symbol: string }; Querystring: { token?: string } }>(
     '/ws/prices/:account/:symbol',
-    { websocket: true, schema: { hide: true } },
+    // warn: the access token may sit in the query string, and info-level request lines would log the URL.
+    { websocket: true, schema: { hide: true }, logLevel: 'warn' },
     (socket: WebSocket, request) => {
       const { account: accountId, symbol } = request.params;
       let unwatch: (() => void) | undefined;

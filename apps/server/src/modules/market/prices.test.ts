@@ -78,10 +78,16 @@ describeEachDb('price stream', (target) => {
   let bob: string;
   let account: string;
   let live: Map<string, number>;
+  const logLines: string[] = [];
   beforeAll(async () => {
     const counting = countingMarket(createSimMarket({ seed: 7, now: simNow }));
     live = counting.live;
-    h = await createHarness(target, { simNow, simMarket: counting.market });
+    h = await createHarness(target, {
+      simNow,
+      simMarket: counting.market,
+      logLevel: 'info',
+      logStream: { write: (line: string) => void logLines.push(line) },
+    });
     alice = (await h.user('alice')).token;
     bob = (await h.user('bob')).token;
     account = (await h.request('GET', '/api/accounts/', { token: alice })).json()[0].id;
@@ -103,6 +109,27 @@ describeEachDb('price stream', (target) => {
     expect(Date.parse(second.time as string)).toBeGreaterThanOrEqual(Date.parse(first.time as string));
     c.ws.close();
     await c.closed;
+  });
+
+  it('never writes the access token or a broker password to the log', async () => {
+    const c = connect(`${base}/ws/prices/${account}/EURUSD?token=${alice}`);
+    await c.next();
+    c.ws.close();
+    await c.closed;
+    await h.request('POST', '/api/accounts/create/', {
+      token: alice,
+      body: {
+        name: 'L',
+        platform: 'MT5',
+        account_number: '1',
+        password: 'Log-Canary-Pw',
+        broker_server: 'S',
+      },
+    });
+    expect(logLines.length).toBeGreaterThan(0);
+    const all = logLines.join('\n');
+    expect(all).not.toContain(alice);
+    expect(all).not.toContain('Log-Canary-Pw');
   });
 
   it('accepts the token as the first message', async () => {
