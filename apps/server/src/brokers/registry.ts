@@ -78,6 +78,8 @@ export interface BrokerRegistry {
   evict(accountId: string): Promise<void>;
   /** Called with the broker's open positions and orders after every reconnect. */
   onReconciled(fn: (accountId: string, rec: Reconciliation) => void): () => void;
+  /** Called after every successful connect of an account (first connect and reconnects). */
+  onConnected(fn: (account: TradingAccountsTable) => void): () => void;
   closeAll(): Promise<void>;
 }
 
@@ -108,6 +110,7 @@ export function createBrokerRegistry(
   };
   const entries = new Map<string, Entry>();
   const reconciledListeners = new Set<(accountId: string, rec: Reconciliation) => void>();
+  const connectedListeners = new Set<(account: TradingAccountsTable) => void>();
   let closed = false;
 
   function entryFor(account: TradingAccountsTable): Entry {
@@ -169,6 +172,7 @@ export function createBrokerRegistry(
           const rec = await entry.adapter.reconcile();
           for (const fn of reconciledListeners) fn(entry.account.id, rec);
         }
+        for (const fn of connectedListeners) fn(entry.account);
       } catch (e) {
         entry.lastError = e instanceof Error ? e.message : String(e);
         entry.retryAfter = Date.now() + delayOf(entry.attempt);
@@ -240,6 +244,10 @@ export function createBrokerRegistry(
     onReconciled(fn) {
       reconciledListeners.add(fn);
       return () => void reconciledListeners.delete(fn);
+    },
+    onConnected(fn) {
+      connectedListeners.add(fn);
+      return () => void connectedListeners.delete(fn);
     },
     async closeAll() {
       closed = true;
