@@ -37,7 +37,7 @@ export function SplitsEditor({
   const field = (
     key: SplitKey,
     label: string,
-    opts: { suffix?: string; max?: number; decimals?: number },
+    opts: { suffix?: string; max?: number; decimals?: number; invalid?: boolean },
   ) => (
     <NumberInput
       aria-label={label}
@@ -48,6 +48,7 @@ export function SplitsEditor({
       decimalScale={opts.decimals ?? 2}
       allowNegative={false}
       suffix={opts.suffix}
+      error={opts.invalid}
       size="sm"
       onChange={(v) => onChange(key, v === '' ? '' : Number(v))}
     />
@@ -101,10 +102,18 @@ export function SplitsEditor({
         <Table.Tbody>
           {TARGETS.map((i) => (
             <Table.Tr key={i}>
-              <Table.Th scope="row">Target {i}</Table.Th>
-              <Table.Td>{field(`w${i}`, `Target ${i} size (%)`, { suffix: '%', max: 100 })}</Table.Td>
-              <Table.Td>{field(`R${i}`, `Target ${i} R multiple`, { max: 100 })}</Table.Td>
-              <Table.Td>{field(`q${i}`, `Target ${i} quantity (%)`, { suffix: '%', max: 100 })}</Table.Td>
+              <Table.Th scope="row" style={{ whiteSpace: 'nowrap' }}>
+                Target {i}
+              </Table.Th>
+              <Table.Td>
+                {field(`w${i}`, `Target ${i} size (%)`, { suffix: '%', max: 100, invalid: !!sizes })}
+              </Table.Td>
+              <Table.Td>
+                {field(`R${i}`, `Target ${i} R multiple`, { max: 100, invalid: !!rMultiples })}
+              </Table.Td>
+              <Table.Td>
+                {field(`q${i}`, `Target ${i} quantity (%)`, { suffix: '%', max: 100, invalid: !!quantities })}
+              </Table.Td>
             </Table.Tr>
           ))}
           <Table.Tr>

@@ -38,9 +38,12 @@ export function WinRateChart({ points }: { points: WinRatePoint[] }) {
           curveType="monotone"
           connectNulls={false}
           unit="%"
-          yAxisProps={{ domain: [0, 100], ticks: [0, 20, 40, 60, 80, 100] }}
+          yAxisProps={{
+            domain: [0, 100],
+            ticks: [0, 20, 40, 60, 80, 100],
+            tickFormatter: (v: number) => String(v),
+          }}
           xAxisLabel="Risk per trade (%)"
-          yAxisLabel="Minimum win rate (%)"
           referenceLines={[
             { y: 60, color: 'orange.5', label: '60%' },
             { y: 80, color: 'red.5', label: '80%' },
