@@ -3,6 +3,9 @@ import { expect, signIn, test, type TestUser } from './fixtures';
 
 const NO_BRIDGE = 'MT5 is not available: no MT5 bridge is configured on this server (MT5_BRIDGE_URL).';
 
+const CTRADER_NOT_CONFIGURED =
+  'cTrader is not configured on this server: set CTRADER_CLIENT_ID, CTRADER_CLIENT_SECRET and CTRADER_REDIRECT_URI (see docs/ctrader.md).';
+
 const auth = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
 
 async function createMt5(request: APIRequestContext, user: TestUser, name: string) {
@@ -88,6 +91,35 @@ test('add a simulated and an MT5 account, then connect both', async ({ page, use
   await mt5.getByRole('button', { name: 'Connect' }).click();
   await expect(mt5.getByRole('alert')).toHaveText(NO_BRIDGE);
   expectOneBadGateway(consoleErrors);
+});
+
+test('a cTrader account says why its login cannot open when cTrader is not configured', async ({
+  page,
+  user,
+  consoleErrors,
+}) => {
+  await signIn(page, user);
+  await page.goto('/accounts');
+  await page.getByRole('button', { name: 'Add New Account' }).click();
+  const add = page.getByRole('dialog', { name: 'Add New Account' });
+  await add.getByRole('textbox', { name: 'Name', exact: true }).fill('Spotware demo');
+  await add.getByRole('combobox', { name: 'Platform' }).click();
+  await page.getByRole('option', { name: 'cTrader', exact: true }).click();
+  await expect(add.getByRole('textbox', { name: 'Account number' })).toHaveCount(0);
+  await add.getByRole('textbox', { name: 'Broker', exact: true }).fill('Pepperstone');
+  await add.getByRole('button', { name: 'Add Account' }).click();
+  await expect(add).toBeHidden();
+  const ct = card(page, 'Spotware demo');
+  await expect(ct.getByText('cTrader', { exact: true })).toBeVisible();
+  await expect(ct.getByText('Pepperstone', { exact: true })).toBeVisible();
+
+  // This server has no cTrader app credentials: the server's reason replaces "Failed to generate cTrader login URL."
+  await ct.getByRole('button', { name: 'Connect' }).click();
+  await expect(ct.getByRole('alert')).toHaveText(CTRADER_NOT_CONFIGURED);
+  expect(page.context().pages()).toHaveLength(1);
+  const i = consoleErrors.findIndex((e) => /status of 503/.test(e));
+  expect(i, 'the 503 of the redirect call').toBeGreaterThanOrEqual(0);
+  consoleErrors.splice(i, 1);
 });
 
 test('edit keeps the stored password when left blank; delete asks first', async ({

@@ -75,13 +75,18 @@ export function EditAccountModal({ account, onClose }: { account: TradingAccount
         <Stack gap="sm">
           <TextInput label="Name" withAsterisk data-autofocus {...form.getInputProps('name')} />
           <TextInput label="Broker" {...form.getInputProps('broker')} />
-          <TextInput label="Username" {...form.getInputProps('username')} />
-          <PasswordInput
-            label="Password"
-            description="Leave blank to keep the stored password."
-            autoComplete="new-password"
-            {...form.getInputProps('password')}
-          />
+          {/* The simulator has no login: its username and password would never be used. */}
+          {account.platform !== 'SIM' && (
+            <>
+              <TextInput label="Username" {...form.getInputProps('username')} />
+              <PasswordInput
+                label="Password"
+                description="Leave blank to keep the stored password."
+                autoComplete="new-password"
+                {...form.getInputProps('password')}
+              />
+            </>
+          )}
           {error && (
             <Alert color="red" variant="light" role="alert">
               {error}

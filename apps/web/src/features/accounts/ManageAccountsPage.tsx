@@ -68,7 +68,7 @@ export function ManageAccountsPage() {
             >
               <IconPlus size={36} stroke={1.5} />
               <Text c="dimmed" size="sm" mt="xs">
-                Add account
+                Add New Account
               </Text>
             </UnstyledButton>
           </Card>
