@@ -143,6 +143,15 @@ export function createBrokerRegistry(
     return entry;
   }
 
+  /** A listener that throws must not turn a good connection into a failed one. */
+  function notify(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      ctx.log.error({ err }, 'broker registry listener failed');
+    }
+  }
+
   function delayOf(attempt: number): number {
     return backoff[Math.min(attempt, backoff.length - 1)] ?? 60_000;
   }
@@ -170,9 +179,9 @@ export function createBrokerRegistry(
         if (isReconnect) {
           // Whatever happened while we were away (fills, stops, closes) is taken from the broker.
           const rec = await entry.adapter.reconcile();
-          for (const fn of reconciledListeners) fn(entry.account.id, rec);
+          for (const fn of reconciledListeners) notify(() => fn(entry.account.id, rec));
         }
-        for (const fn of connectedListeners) fn(entry.account);
+        for (const fn of connectedListeners) notify(() => fn(entry.account));
       } catch (e) {
         entry.lastError = e instanceof Error ? e.message : String(e);
         entry.retryAfter = Date.now() + delayOf(entry.attempt);
