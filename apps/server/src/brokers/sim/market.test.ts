@@ -78,6 +78,18 @@ describe('catalogue', () => {
     }
   });
 
+  it('adds synthetic instruments on request, for load tests', () => {
+    expect(market.spec('SYN001')).toBeUndefined();
+    const big = createSimMarket({ seed: 42, extraSymbols: 87 });
+    expect(big.specs()).toHaveLength(100);
+    expect(big.spec('SYN087')).toMatchObject({ digits: 5, quote_currency: 'USD', calendar: 'fx' });
+    const q = big.quoteAt('SYN042', WED_15H);
+    expect(q.ask).toBeGreaterThan(q.bid);
+    expect(q.bid).not.toBe(big.quoteAt('SYN043', WED_15H).bid);
+    // The catalogue symbols are unchanged by the extras.
+    expect(big.quoteAt('EURUSD', WED_15H)).toEqual(market.quoteAt('EURUSD', WED_15H));
+  });
+
   it('knows nothing of unknown symbols', () => {
     expect(market.spec('FOOBAR')).toBeUndefined();
     expect(() => market.quoteAt('FOOBAR', WED_15H)).toThrow(/Unknown symbol/);

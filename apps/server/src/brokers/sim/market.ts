@@ -6,7 +6,7 @@ import type { SimMarket, SimSymbolSpec } from './market-types';
 import { CrossPath, PrimaryPath, type LogPricePath } from './price-path';
 import { SymbolPricer } from './quotes';
 import { sessionTable } from './sessions';
-import { SIM_SYMBOLS, toSpec } from './symbols';
+import { SIM_SYMBOLS, syntheticSymbols, toSpec } from './symbols';
 
 export interface SimMarketOptions {
   /** Every price is a pure function of (seed, symbol, instant). */
@@ -15,6 +15,8 @@ export interface SimMarketOptions {
   now?: () => number;
   /** Interval between live ticks per subscribed symbol; 250 ms by default. */
   tickIntervalMs?: number;
+  /** Adds this many synthetic instruments SYN001.. (for load tests that need many symbols). */
+  extraSymbols?: number;
   /** Called when a subscriber's callback throws (the other subscribers still get their ticks). */
   onListenerError?: (err: unknown, symbol: string) => void;
 }
@@ -31,16 +33,17 @@ export function createSimMarket(opts: SimMarketOptions): SimMarketExt {
   const seed = opts.seed | 0;
   const now = opts.now ?? Date.now;
   const tickIntervalMs = opts.tickIntervalMs ?? 250;
-  const specs = new Map<string, SimSymbolSpec>(SIM_SYMBOLS.map((d) => [d.symbol, toSpec(d)]));
+  const catalogue = [...SIM_SYMBOLS, ...syntheticSymbols(opts.extraSymbols ?? 0)];
+  const specs = new Map<string, SimSymbolSpec>(catalogue.map((d) => [d.symbol, toSpec(d)]));
 
   const paths = new Map<string, LogPricePath>();
-  for (const d of SIM_SYMBOLS) if (!d.legs) paths.set(d.symbol, new PrimaryPath(seed, d));
-  for (const d of SIM_SYMBOLS) {
+  for (const d of catalogue) if (!d.legs) paths.set(d.symbol, new PrimaryPath(seed, d));
+  for (const d of catalogue) {
     if (!d.legs) continue;
     paths.set(d.symbol, new CrossPath(d.legs.map((l) => ({ path: paths.get(l.symbol)!, power: l.power }))));
   }
   const pricers = new Map<string, SymbolPricer>();
-  for (const d of SIM_SYMBOLS) {
+  for (const d of catalogue) {
     pricers.set(d.symbol, new SymbolPricer(d, paths.get(d.symbol)!, sessionTable(d.profile), seed));
   }
   const rates = new CrossRates(pricers);

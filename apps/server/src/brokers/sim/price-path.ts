@@ -126,81 +126,89 @@ export class PrimaryPath implements LogPricePath {
     const kFrom = mFrom * step;
     const kTo = mTo * step;
     const table = this.table;
-    const sigma2 = this.sigma2;
-    // Explicit depth-first stack of nodes: level, local index, ends and their variance times.
-    const depth = TOP_LEVEL - level + 2;
-    const sLvl = new Int32Array(depth * 2);
-    const sJ = new Float64Array(depth * 2);
-    const sXa = new Float64Array(depth * 2);
-    const sXb = new Float64Array(depth * 2);
-    const sTa = new Float64Array(depth * 2);
-    const sTb = new Float64Array(depth * 2);
+    // Breadth-first refinement, level by level, of only the nodes that cover [kFrom, kTo]:
+    // two ping-pong buffers of values and variance times, large enough for the target level.
+    const cap = n + 4;
+    let x = new Float64Array(cap);
+    let t = new Float64Array(cap);
+    let x2 = new Float64Array(cap);
+    let t2 = new Float64Array(cap);
     const bFrom = Math.floor(kFrom / BLOCK);
     const bTo = Math.floor(kTo / BLOCK);
     for (let b = bFrom; b <= bTo; b++) {
       const base = b * BLOCK;
+      const lf = Math.max(kFrom, base) - base;
+      const lt = Math.min(kTo, base + BLOCK) - base;
       const keys = this.keysFor(b);
-      sLvl[0] = TOP_LEVEL;
-      sJ[0] = 0;
-      sXa[0] = this.pin(b);
-      sXb[0] = this.pin(b + 1);
-      sTa[0] = table.tau(base * GRID_MS);
-      sTb[0] = table.tau((base + BLOCK) * GRID_MS);
-      let sp = 1;
-      while (sp > 0) {
-        sp--;
-        const lvl = sLvl[sp]!;
-        const j = sJ[sp]!;
-        const xa = sXa[sp]!;
-        const xb = sXb[sp]!;
-        const ta = sTa[sp]!;
-        const tb = sTb[sp]!;
-        const size = 2 ** lvl;
-        const lo = base + j * size;
-        const hi = lo + size;
-        if (hi < kFrom || lo > kTo) continue;
-        if (lvl === level) {
-          if (lo >= kFrom) out[lo / step - mFrom] = xa;
-          if (hi <= kTo) out[hi / step - mFrom] = xb;
-          continue;
-        }
-        if (tb <= ta) {
-          // Closed market: the whole node holds the same price.
-          const first = Math.max(kFrom, Math.ceil(lo / step) * step);
-          const last = Math.min(kTo, hi);
-          for (let k = first; k <= last; k += step) out[k / step - mFrom] = k === hi ? xb : xa;
-          continue;
-        }
-        const half = size / 2;
-        const tm = table.tau((lo + half) * GRID_MS);
-        let xm: number;
-        const left = tm - ta;
-        const right = tb - tm;
-        if (left <= 0) xm = xa;
-        else if (right <= 0) xm = xb;
-        else {
-          const span = left + right;
-          const z = invNorm(unit(hashIndex(keys[lvl]!, j)));
-          xm = xa + (xb - xa) * (left / span) + Math.sqrt((sigma2 * left * right) / span) * z;
-        }
-        // Push the right child first so that the left one is processed first.
-        sLvl[sp] = lvl - 1;
-        sJ[sp] = 2 * j + 1;
-        sXa[sp] = xm;
-        sXb[sp] = xb;
-        sTa[sp] = tm;
-        sTb[sp] = tb;
-        sp++;
-        sLvl[sp] = lvl - 1;
-        sJ[sp] = 2 * j;
-        sXa[sp] = xa;
-        sXb[sp] = xm;
-        sTa[sp] = ta;
-        sTb[sp] = tm;
-        sp++;
+      // Top level: the block's two pins.
+      x[0] = this.pin(b);
+      x[1] = this.pin(b + 1);
+      t[0] = table.tau(base * GRID_MS);
+      t[1] = table.tau((base + BLOCK) * GRID_MS);
+      let s0 = 0; // index (in units of 2^lvl) of x[0]
+      for (let lvl = TOP_LEVEL; lvl > level; lvl--) {
+        const half = 2 ** (lvl - 1);
+        const n0 = Math.floor(lf / half);
+        const n1 = Math.ceil(lt / half);
+        this.refineLevel(lvl, n0, n1, s0, base, keys[lvl]!, x, t, x2, t2);
+        [x, x2] = [x2, x];
+        [t, t2] = [t2, t];
+        s0 = n0;
       }
+      // x now holds the target level from local index s0.
+      const mA = Math.max(mFrom, (base + lf) / step);
+      const mB = Math.min(mTo, (base + lt) / step);
+      for (let m = mA; m <= mB; m++) out[m - mFrom] = x[m - base / step - s0]!;
     }
     return out;
+  }
+
+  /**
+   * One breadth-first step: from the values/times `x`, `t` at level `lvl` (x[0] at index s0) to
+   * level lvl - 1 for indices n0..n1 into `x2`, `t2`. (A function of its own so that V8 optimises it
+   * as a whole rather than as an on-stack-replaced inner loop.)
+   */
+  private refineLevel(
+    lvl: number,
+    n0: number,
+    n1: number,
+    s0: number,
+    base: number,
+    key: number,
+    x: Float64Array,
+    t: Float64Array,
+    x2: Float64Array,
+    t2: Float64Array,
+  ): void {
+    const table = this.table;
+    const sigma2 = this.sigma2;
+    const half = 2 ** (lvl - 1);
+    for (let nn = n0; nn <= n1; nn++) {
+      const i = nn - n0;
+      if ((nn & 1) === 0) {
+        x2[i] = x[nn / 2 - s0]!;
+        t2[i] = t[nn / 2 - s0]!;
+        continue;
+      }
+      const j = (nn - 1) / 2;
+      const xa = x[j - s0]!;
+      const xb = x[j + 1 - s0]!;
+      const ta = t[j - s0]!;
+      const tb = t[j + 1 - s0]!;
+      const tm = tb > ta ? table.tau((base + nn * half) * GRID_MS) : ta;
+      let xm: number;
+      const left = tm - ta;
+      const right = tb - tm;
+      if (left <= 0) xm = xa;
+      else if (right <= 0) xm = xb;
+      else {
+        const span = left + right;
+        const z = invNorm(unit(hashIndex(key, j)));
+        xm = xa + (xb - xa) * (left / span) + Math.sqrt((sigma2 * left * right) / span) * z;
+      }
+      x2[i] = xm;
+      t2[i] = tm;
+    }
   }
 
   fillWithPoints(level: number, mFrom: number, mTo: number, points: number[]) {

@@ -172,3 +172,20 @@ export function toSpec(def: SimSymbolDef): SimSymbolSpec {
 
 /** Currencies the simulator can convert between (fiat only; XAU, BTC and index names are not currencies). */
 export const SIM_CURRENCIES: readonly string[] = ['USD', 'EUR', 'GBP', 'JPY', 'AUD', 'CAD', 'CHF', 'NZD'];
+
+/**
+ * `n` synthetic FX-like instruments SYN001, SYN002, ... quoted in USD (levels 0.5-2.0, volatility
+ * 6-14 %), for load tests that need many symbols; only present when asked for.
+ */
+export function syntheticSymbols(n: number): SimSymbolDef[] {
+  const out: SimSymbolDef[] = [];
+  for (let i = 1; i <= n; i++) {
+    const symbol = `SYN${String(i).padStart(3, '0')}`;
+    const r = ((i * 2654435761) >>> 0) / 4294967296;
+    const def = fx(symbol, `Synthetic instrument ${i}`, 0.5 + 1.5 * r, 0.3, 0.06 + 0.08 * ((r * 7) % 1));
+    def.base_currency = symbol;
+    def.quote_currency = 'USD';
+    out.push(def);
+  }
+  return out;
+}
