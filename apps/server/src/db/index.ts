@@ -29,7 +29,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
           }),
         })
       : new Kysely<Database>({ dialect: nodeSqliteDialect(path.join(opts.dataDir, 'app.db')) });
-  await migrateToLatest(db);
+  await migrateToLatest(db, dialect);
   return {
     db,
     dialect,

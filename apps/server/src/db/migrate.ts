@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { migrations } from './migrations';
 
@@ -9,8 +9,18 @@ class InlineProvider implements MigrationProvider {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator is schema-agnostic
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InlineProvider() });
+export async function migrateToLatest(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  // On PostgreSQL the migrator looks its tables up by name; without the schema it can find another
+  // schema's (several apps share one database, e.g. one schema per test file) and skip creating its own.
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: new InlineProvider(),
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
