@@ -69,6 +69,8 @@ interface Span {
   kClose: number;
   firstOpen: number;
   lastT: number;
+  /** Ended before `now`: its values are final. */
+  complete: boolean;
 }
 
 export function buildCandles(
@@ -77,6 +79,7 @@ export function buildCandles(
   fromMs: number,
   toMs: number,
   nowMs: number,
+  cache?: CandleCache,
 ): Candle[] {
   const table = pricer.table;
   const spans: Span[] = [];
@@ -105,12 +108,69 @@ export function buildCandles(
       kClose: Math.floor(lastT / GRID_MS),
       firstOpen,
       lastT,
+      complete: next <= nowMs,
     });
     start = next;
   }
-  const out: Candle[] = [];
-  for (let i = 0; i < spans.length; i += BATCH) buildBatch(pricer, tf, spans.slice(i, i + BATCH), out);
-  return out;
+  if (!cache) {
+    const out: Candle[] = [];
+    for (let i = 0; i < spans.length; i += BATCH) buildBatch(pricer, tf, spans.slice(i, i + BATCH), out);
+    return out;
+  }
+  // Completed candles never change: serve them from the cache, compute runs of missing ones.
+  const prefix = `${pricer.def.symbol}|${tf}|`;
+  const result: Candle[] = new Array<Candle>(spans.length);
+  let runStart = -1;
+  const flush = (endExclusive: number) => {
+    if (runStart < 0) return;
+    const run = spans.slice(runStart, endExclusive);
+    const built: Candle[] = [];
+    for (let i = 0; i < run.length; i += BATCH) buildBatch(pricer, tf, run.slice(i, i + BATCH), built);
+    for (let i = 0; i < built.length; i++) {
+      const c = built[i]!;
+      result[runStart + i] = c;
+      if (run[i]!.complete) cache.set(prefix + c.time, c);
+    }
+    runStart = -1;
+  };
+  for (let i = 0; i < spans.length; i++) {
+    const hit = spans[i]!.complete ? cache.get(prefix + spans[i]!.time) : undefined;
+    if (hit) {
+      flush(i);
+      result[i] = hit;
+    } else if (runStart < 0) runStart = i;
+  }
+  flush(spans.length);
+  return result.map((c) => ({ ...c }));
+}
+
+/** A bounded cache of completed candles (least recently used out first). */
+export class CandleCache {
+  private readonly map = new Map<string, Candle>();
+
+  constructor(private readonly max = 200_000) {}
+
+  get(key: string): Candle | undefined {
+    const c = this.map.get(key);
+    if (c) {
+      this.map.delete(key);
+      this.map.set(key, c);
+    }
+    return c;
+  }
+
+  set(key: string, c: Candle): void {
+    this.map.delete(key);
+    this.map.set(key, c);
+    while (this.map.size > this.max) {
+      const oldest = this.map.keys().next().value as string;
+      this.map.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
 }
 
 function buildBatch(pricer: SymbolPricer, tf: Timeframe, spans: Span[], out: Candle[]): void {

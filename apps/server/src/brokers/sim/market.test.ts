@@ -392,6 +392,23 @@ describe('candles', () => {
     expect(m5.at(-1)!.time).toBe(WED_15H - 5 * MIN);
   });
 
+  it('serve repeated requests from a cache that never freezes a forming candle', () => {
+    const m = createSimMarket({ seed: 42 });
+    const t1 = WED_15H + 30 * MIN + 20_000; // 20 s into the 15:30 candle
+    const first = m.candles('USDJPY', 'M5', WED_15H, WED_15H + HOUR, t1);
+    expect(first.at(-1)!.time).toBe(WED_15H + 30 * MIN);
+    expect(first.at(-1)!.close).toBe(m.quoteAt('USDJPY', t1).bid);
+    const t2 = WED_15H + 2 * HOUR;
+    const again = m.candles('USDJPY', 'M5', WED_15H, WED_15H + HOUR, t2);
+    expect(again).toHaveLength(12);
+    expect(again.slice(0, 6)).toEqual(first.slice(0, 6));
+    expect(again[6]!.close).toBe(m.quoteAt('USDJPY', WED_15H + 35 * MIN - 1).bid);
+    expect(again).toEqual(createSimMarket({ seed: 42 }).candles('USDJPY', 'M5', WED_15H, WED_15H + HOUR, t2));
+    // Callers may mutate what they get without corrupting the cache.
+    again[0]!.close = 0;
+    expect(m.candles('USDJPY', 'M5', WED_15H, WED_15H + HOUR, t2)[0]!.close).toBe(first[0]!.close);
+  });
+
   it('are fast enough for charts: 1,000 M1 candles and 10 years of D1', () => {
     const t0 = performance.now();
     const m1 = market.candles('GBPJPY', 'M1', now - 1000 * MIN, now, now);

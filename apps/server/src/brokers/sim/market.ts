@@ -1,6 +1,6 @@
 import type { Candle, Quote, Timeframe } from '../types';
 import { BrokerError } from '../types';
-import { buildCandles } from './candles';
+import { buildCandles, CandleCache } from './candles';
 import { CrossRates } from './cross-rates';
 import type { SimMarket, SimSymbolSpec } from './market-types';
 import { CrossPath, PrimaryPath, type LogPricePath } from './price-path';
@@ -47,6 +47,7 @@ export function createSimMarket(opts: SimMarketOptions): SimMarketExt {
     pricers.set(d.symbol, new SymbolPricer(d, paths.get(d.symbol)!, sessionTable(d.profile), seed));
   }
   const rates = new CrossRates(pricers);
+  const candleCache = new CandleCache();
 
   const pricer = (symbol: string): SymbolPricer => {
     const p = pricers.get(symbol.toUpperCase());
@@ -83,7 +84,7 @@ export function createSimMarket(opts: SimMarketOptions): SimMarketExt {
     },
     quoteAt: (symbol, timeMs) => pricer(symbol).quoteAt(timeMs),
     candles: (symbol: string, timeframe: Timeframe, fromMs: number, toMs: number, nowMs: number): Candle[] =>
-      buildCandles(pricer(symbol), timeframe, fromMs, toMs, nowMs),
+      buildCandles(pricer(symbol), timeframe, fromMs, toMs, nowMs, candleCache),
     convert: (amount, from, to, timeMs) => rates.convert(amount, from, to, timeMs),
     isOpen: (symbol, timeMs) => pricer(symbol).table.isOpen(timeMs),
     subscribe: (symbol, onQuote) => {
