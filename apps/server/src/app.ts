@@ -27,6 +27,7 @@ import { registerTradeRoutes } from './modules/trades/trades.routes';
 import { registerJournalRoutes } from './modules/journal/journal.routes';
 import { registerMt5Routes } from './modules/mt5/mt5.routes';
 import { registerScenarioRoutes } from './modules/scenarios/scenarios.routes';
+import { registerHistoryRoutes } from './modules/history/history.routes';
 
 export const APP_VERSION = '0.1.0';
 
@@ -119,6 +120,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   registerTradeRoutes(app, ctx);
   registerJournalRoutes(app, ctx);
   registerMt5Routes(app, ctx);
+  registerHistoryRoutes(app, ctx);
 
   registerSpa(app, config.webDist);
   return { app, ctx, routes };

@@ -8,3 +8,4 @@ export * from './ctrader';
 export * from './mt5';
 export * from './trades';
 export * from './journal';
+export * from './history';

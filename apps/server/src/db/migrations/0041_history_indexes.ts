@@ -24,11 +24,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('trades')
     .columns(['account_id', 'actual_pl_minor', 'created_at desc', 'id desc'])
     .execute();
-  // Stats: closed trades of an account in closing order, covering the columns the stats read.
+  // Stats: closed trades of an account in closing order, covering every column the stats read.
   await db.schema
     .createIndex('trades_history_closed')
     .on('trades')
-    .columns(['account_id', 'status', 'closed_at', 'actual_pl_minor', 'initial_risk_minor'])
+    .columns(['account_id', 'status', 'closed_at', 'id', 'user_id', 'actual_pl_minor', 'initial_risk_minor'])
     .execute();
 }
 
