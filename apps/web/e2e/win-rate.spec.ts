@@ -215,7 +215,7 @@ test('save the splits as a profile, apply it to an account and see it as its def
   await profileDialog.getByRole('button', { name: 'Cancel' }).click();
 
   // Apply it to the Demo account: nothing chosen is refused with the spec's message, then it applies.
-  await card.getByRole('button', { name: 'Apply E2E profile to accounts' }).click();
+  await card.getByRole('button', { name: 'Apply to accounts…' }).click();
   const applyDialog = page.getByRole('dialog', { name: 'Apply "E2E profile" to accounts' });
   const demo = applyDialog.getByRole('checkbox', { name: 'Demo (SIM)' });
   await expect(demo).toBeVisible();
@@ -244,7 +244,7 @@ test('save the splits as a profile, apply it to an account and see it as its def
     ],
   });
   // …and the screen shows it as the account's default.
-  await card.getByRole('button', { name: 'Apply E2E profile to accounts' }).click();
+  await card.getByRole('button', { name: 'Apply to accounts…' }).click();
   await expect(applyDialog.getByText('Default TP profile: E2E profile')).toBeVisible();
   await applyDialog.getByRole('button', { name: 'Cancel' }).click();
 
@@ -281,7 +281,10 @@ test('applying a profile reports accounts that cannot be loaded and a failed app
   // A response that is not a list of accounts.
   await page.route('**/api/accounts/', (route) => route.fulfill({ status: 200, json: { unexpected: true } }));
   await page.goto('/win-rate');
-  await page.getByRole('button', { name: 'Apply Halves to accounts' }).click();
+  await page
+    .getByRole('listitem', { name: 'Halves' })
+    .getByRole('button', { name: 'Apply to accounts…' })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Apply "Halves" to accounts' });
   await expect(dialog.getByRole('alert')).toContainText('Could not load your accounts.');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -293,7 +296,10 @@ test('applying a profile reports accounts that cannot be loaded and a failed app
       ? route.fulfill({ status: 400, json: { detail: 'refused' } })
       : route.continue(),
   );
-  await page.getByRole('button', { name: 'Apply Halves to accounts' }).click();
+  await page
+    .getByRole('listitem', { name: 'Halves' })
+    .getByRole('button', { name: 'Apply to accounts…' })
+    .click();
   await dialog.getByRole('checkbox', { name: 'Demo (SIM)' }).check();
   await dialog.getByRole('button', { name: 'Apply' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Failed to apply profile—please try again');

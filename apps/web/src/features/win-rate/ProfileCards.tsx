@@ -105,20 +105,10 @@ export function ProfileCards({ splits, onUse }: Props) {
                   </Stack>
                 </Stack>
                 <Group gap="xs">
-                  <Button
-                    size="xs"
-                    variant="default"
-                    onClick={() => onUse(p)}
-                    aria-label={`Use the splits of ${p.name}`}
-                  >
+                  <Button size="xs" variant="default" onClick={() => onUse(p)}>
                     Use splits
                   </Button>
-                  <Button
-                    size="xs"
-                    variant="light"
-                    onClick={() => setApplying(p)}
-                    aria-label={`Apply ${p.name} to accounts`}
-                  >
+                  <Button size="xs" variant="light" onClick={() => setApplying(p)}>
                     Apply to accounts…
                   </Button>
                 </Group>
