@@ -30,34 +30,37 @@ const BREAK_GAP_HOURS = 0.5;
 
 const H = 60;
 
+/** Value of a daily schedule at minute `min`: the first entry whose end (exclusive) is after it. */
+function at(min: number, schedule: readonly (readonly [end: number, value: number])[]): number {
+  for (const [end, value] of schedule) if (min < end) return value;
+  return schedule[schedule.length - 1]![1];
+}
+
 function fxSlot(day: number, min: number, asia: number, overlap: number): Slot {
   // Closed from Friday 22:00 to Sunday 22:00 UTC.
   if ((day === 5 && min >= 22 * H) || day === 6 || (day === 0 && min < 22 * H)) {
     return { open: false, activity: 0, spread: 1 };
   }
-  let activity: number;
-  if (min < 7 * H)
-    activity = asia; // Tokyo
-  else if (min < 8 * H)
-    activity = 1.3; // London open
-  else if (min < 12 * H)
-    activity = 1.1; // London
-  else if (min < 16 * H)
-    activity = min >= 13 * H + 30 && min < 14 * H + 30 ? overlap * 1.25 : overlap; // London/NY, US data
-  else if (min < 21 * H)
-    activity = 0.8; // New York afternoon
-  else if (min < 22 * H)
-    activity = 0.35; // before rollover
-  else activity = 0.4; // Sydney
-  let spread = 1;
-  if (day === 0 && min >= 22 * H && min < 23 * H) spread = 3; // thin market at the weekly open
-  if (spread === 1) {
-    if (min >= 21 * H + 55 && min < 22 * H + 10)
-      spread = 4; // rollover
-    else if (min >= 21 * H && min < 23 * H)
-      spread = 2; // around the rollover
-    else if (min >= 23 * H || min < 7 * H) spread = 1.4; // Asia
-  }
+  const activity = at(min, [
+    [7 * H, asia], // Tokyo
+    [8 * H, 1.3], // London open
+    [12 * H, 1.1], // London
+    [13 * H + 30, overlap], // London / New York overlap
+    [14 * H + 30, overlap * 1.25], // US data and the New York open
+    [16 * H, overlap],
+    [21 * H, 0.8], // New York afternoon
+    [22 * H, 0.35], // before the rollover
+    [24 * H, 0.4], // Sydney
+  ]);
+  let spread = at(min, [
+    [7 * H, 1.4], // Asia
+    [21 * H, 1],
+    [21 * H + 55, 2], // around the rollover
+    [22 * H + 10, 4], // rollover
+    [23 * H, 2],
+    [24 * H, 1.4], // Asia
+  ]);
+  if (day === 0 && min < 23 * H) spread = Math.max(spread, 3); // thin market at the weekly open
   return { open: true, activity, spread };
 }
 
@@ -69,23 +72,22 @@ function indexSlot(day: number, min: number): Slot {
     (day === 5 && min >= 22 * H) ||
     (min >= 22 * H && min < 23 * H);
   if (closed) return { open: false, activity: 0, spread: 1 };
-  let activity: number;
-  let spread = 1.8;
-  if (min >= 23 * H || min < 7 * H)
-    activity = 0.3; // Asia
-  else if (min < 13 * H + 30)
-    activity = 0.55; // Europe
-  else if (min < 14 * H + 30)
-    activity = 0.9; // pre-market, US data
-  else if (min < 15 * H + 30)
-    activity = 2.4; // cash open
-  else if (min < 20 * H)
-    activity = 1.5; // US cash session
-  else if (min < 21 * H)
-    activity = 1.9; // into the close
-  else activity = 0.5; // after hours
-  if (min >= 14 * H + 30 && min < 21 * H) spread = 1;
-  if ((min >= 21 * H && min < 22 * H) || min >= 23 * H) spread = 3;
+  const activity = at(min, [
+    [7 * H, 0.3], // Asia
+    [13 * H + 30, 0.55], // Europe
+    [14 * H + 30, 0.9], // pre-market, US data
+    [15 * H + 30, 2.4], // cash open
+    [20 * H, 1.5], // US cash session
+    [21 * H, 1.9], // into the close
+    [22 * H, 0.5], // after hours
+    [24 * H, 0.3], // reopening, Asia
+  ]);
+  const spread = at(min, [
+    [14 * H + 30, 1.8], // outside the cash session
+    [21 * H, 1], // cash session
+    [22 * H, 3], // after hours
+    [24 * H, 3], // first hour after the daily break
+  ]);
   return { open: true, activity, spread };
 }
 
