@@ -12,9 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('trades')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('account_id', 'text', (c) =>
-      c.notNull().references('trading_accounts.id').onDelete('cascade'),
-    )
+    .addColumn('account_id', 'text', (c) => c.notNull().references('trading_accounts.id').onDelete('cascade'))
     // 'app' (placed here) | 'external' (found at the broker by a reconcile)
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('client_order_id', 'text', (c) => c.notNull())
@@ -64,7 +62,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['account_id', 'client_order_id'])
     .unique()
     .execute();
-  await db.schema.createIndex('trades_account_position').on('trades').columns(['account_id', 'position_id']).execute();
+  await db.schema
+    .createIndex('trades_account_position')
+    .on('trades')
+    .columns(['account_id', 'position_id'])
+    .execute();
   await db.schema.createIndex('trades_status').on('trades').column('status').execute();
 
   await db.schema
@@ -96,7 +98,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['account_id', 'broker_deal_id'])
     .unique()
     .execute();
-  await db.schema.createIndex('trade_deals_trade').on('trade_deals').columns(['trade_id', 'filled_at']).execute();
+  await db.schema
+    .createIndex('trade_deals_trade')
+    .on('trade_deals')
+    .columns(['trade_id', 'filled_at'])
+    .execute();
 
   await db.schema
     .createTable('trade_requests')

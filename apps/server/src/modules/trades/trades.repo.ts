@@ -1,10 +1,12 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db';
-import type { TradeDealsTable, TradeRequestsTable, TradesTable } from '../../db/schema';
+import type { Database } from '../../db/schema';
+import type { TradeDealsTable, TradesTable } from '../../db/schema';
 
 const LIVE = ['pending', 'open'] as const;
 
 /** Queries of trades and their deals; every read a route makes is scoped by the owning user. */
-export function tradesRepo(db: Db) {
+export function tradesRepo(db: Db | Transaction<Database>) {
   return {
     byIdFor: (userId: string, id: string) =>
       db
@@ -94,29 +96,27 @@ export function tradesRepo(db: Db) {
         .where('user_id', '=', userId)
         .where('idempotency_key', '=', key)
         .executeTakeFirst(),
-    /** Claims an Idempotency-Key; false when it was already claimed. */
-    claimRequest: async (row: TradeRequestsTable) => {
-      const res = await db
+    /** Stores the first answer to an Idempotency-Key; a later one for the same key is ignored. */
+    saveRequest: (userId: string, key: string, statusCode: number, response: string) =>
+      db
         .insertInto('trade_requests')
-        .values(row)
+        .values({
+          user_id: userId,
+          idempotency_key: key,
+          status: 'done',
+          status_code: statusCode,
+          response,
+          created_at: new Date().toISOString(),
+        })
         .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
-        .executeTakeFirst();
-      return Number(res.numInsertedOrUpdatedRows ?? 0n) > 0;
-    },
-    finishRequest: (userId: string, key: string, statusCode: number, response: string) =>
-      db
-        .updateTable('trade_requests')
-        .set({ status: 'done', status_code: statusCode, response })
-        .where('user_id', '=', userId)
-        .where('idempotency_key', '=', key)
         .execute(),
-    releaseRequest: (userId: string, key: string) =>
+    byClientOrderIdFor: (userId: string, clientOrderId: string) =>
       db
-        .deleteFrom('trade_requests')
+        .selectFrom('trades')
+        .selectAll()
         .where('user_id', '=', userId)
-        .where('idempotency_key', '=', key)
-        .where('status', '=', 'pending')
-        .execute(),
+        .where('client_order_id', '=', clientOrderId)
+        .executeTakeFirst(),
   };
 }
 

@@ -60,11 +60,10 @@ import {
 } from './trades.model';
 import { tradesRepo } from './trades.repo';
 import { createTradeSync, type FillInfo } from './trades.sync';
+import { createGroupWriter } from './trades.writer';
 
 type Body = TradeExecuteRequest;
 
-/** How long a retry waits for the first request with the same Idempotency-Key to finish. */
-const IDEMPOTENCY_WAIT_MS = 10_000;
 /**
  * The open-positions answer is reused for this long per account unless a trade of the account
  * changes: the simulator ticks every 250 ms, so a poll never sees a P/L older than one tick.
@@ -112,6 +111,7 @@ function build(ctx: AppContext) {
   const brokers = brokerRegistry(ctx);
   const sync = createTradeSync(ctx, { onFilled });
   const positionsCache = new Map<string, { at: number; body: string }>();
+  const writer = createGroupWriter(ctx.db);
   sync.onInvalidate((accountId) => positionsCache.delete(accountId));
   ctx.onShutdown(() => sync.close());
 
@@ -218,6 +218,28 @@ function build(ctx: AppContext) {
     const account = await accounts.byIdFor(trade.user_id, trade.account_id);
     if (!account) return;
     const symbol = await adapter.symbolInfo(trade.symbol);
+    const rate = await quoteToAccount(
+      account,
+      adapter,
+      symbol,
+      trade.currency,
+      await adapter.quote(trade.symbol),
+    );
+    const updated = filledFields(trade, fill, symbol, rate);
+    if (!(await repo.transition(trade.id, ['pending'], updated))) return;
+    const opened: TradesTable = { ...trade, ...updated };
+    await sync.claimStash(trade.account_id, opened);
+    sync.invalidate(trade.account_id);
+    sync.watch(trade.account_id, opened);
+  }
+
+  /** The fields of a trade once its order filled at `fill.price`. */
+  function filledFields(
+    trade: TradesTable,
+    fill: FillInfo,
+    symbol: SymbolInfo,
+    rate: number,
+  ): Partial<TradesTable> {
     const entry = fill.price;
     const volume = fill.volume ?? trade.volume;
     const distance = trade.sl_distance;
@@ -227,13 +249,6 @@ function build(ctx: AppContext) {
         : distance
           ? roundToDigits(entry + (trade.direction === 'BUY' ? -distance : distance), symbol.digits)
           : trade.stop_loss;
-    const rate = await quoteToAccount(
-      account,
-      adapter,
-      symbol,
-      trade.currency,
-      await adapter.quote(trade.symbol),
-    );
     const pnl = (exit: number, lots: number) =>
       profitLoss({
         side: trade.direction,
@@ -250,19 +265,18 @@ function build(ctx: AppContext) {
     let projectedProfit: number | null = takeProfit !== null ? pnl(takeProfit, volume) : null;
     if (stored.length > 0 && distance) {
       // RR and ATR targets move with the fill; PRICE targets stay where they were put.
-      const ctxPrice = { side: trade.direction, entry, pip_size: symbol.pip_size, digits: symbol.digits };
       targets = stored.map((t) => {
         if (t.tp_type === 'PRICE' || t.status !== 'pending') return t;
         const away = t.tp_type === 'RR' ? (t.rr ?? t.r_multiple) * distance : t.distance;
-        const price = roundToDigits(entry + (trade.direction === 'BUY' ? away : -away), ctxPrice.digits);
+        const price = roundToDigits(entry + (trade.direction === 'BUY' ? away : -away), symbol.digits);
         return { ...t, price, r_multiple: roundToDigits(Math.abs(price - entry) / distance, 2) };
       });
       const last = targets.find((t) => t.managed_by === 'broker');
-      if (last && takeProfit === null) takeProfit = last.price;
+      if (last && (takeProfit === null || fill.take_profit === undefined)) takeProfit = last.price;
       projectedProfit = targets.reduce((s, t) => s + (t.volume > 0 ? pnl(t.price, t.volume) : 0), 0);
     }
     const loss = stopLoss !== null ? -pnl(stopLoss, volume) : null;
-    const updated: Partial<TradesTable> = {
+    return {
       status: 'open',
       position_id: fill.position_id,
       ...(fill.order_id ? { order_id: fill.order_id } : {}),
@@ -283,11 +297,6 @@ function build(ctx: AppContext) {
       opened_at: fill.time,
       updated_at: nowIso(),
     };
-    if (!(await repo.transition(trade.id, ['pending'], updated))) return;
-    const opened: TradesTable = { ...trade, ...updated };
-    await sync.claimStash(trade.account_id, opened);
-    sync.invalidate(trade.account_id);
-    sync.watch(trade.account_id, opened);
   }
 
   /** The risk rules that need them: open positions and today's closed trades, read only when a rule is on. */
@@ -328,7 +337,12 @@ function build(ctx: AppContext) {
     };
   }
 
-  async function execute(user: AuthUser, body: Body, clientOrderId: string): Promise<TradeExecuteResponse> {
+  async function execute(
+    user: AuthUser,
+    body: Body,
+    clientOrderId: string,
+    idempotencyKey: string | undefined,
+  ): Promise<TradeExecuteResponse> {
     const account = await ownedAccount(user, body.account_id);
     const adapter = await sync.attach(account);
     const orderType = body.order_type ?? 'MARKET';
@@ -504,8 +518,6 @@ function build(ctx: AppContext) {
     } else if (tpPrice !== null) {
       trade.projected_profit_minor = minor(pnl(tpPrice, volume), info.currency);
     }
-    // The row exists before the order leaves, so that every broker event can find it by client order id.
-    await repo.insert(trade);
     let result;
     try {
       result = await adapter.placeOrder({
@@ -520,77 +532,73 @@ function build(ctx: AppContext) {
         comment: `tradedesk ${trade.id.slice(0, 8)}`,
       });
     } catch (e) {
-      // A refusal places nothing: no trade. Anything else may have reached the broker: the
-      // pending row is settled by the next reconcile (filled, or cancelled when absent).
-      if (e instanceof BrokerError && (e.kind === 'rejected' || e.kind === 'not_found'))
-        await repo.delete(trade.id);
       throw toHttp(e);
     }
-    sync.invalidate(account.id);
+    trade.order_id = result.order_id;
+    let row: TradesTable = trade;
     if (result.status === 'FILLED' && result.position_id) {
-      await repo.update(trade.id, { order_id: result.order_id });
-      await onFilled(
-        { ...trade, order_id: result.order_id },
-        {
-          position_id: result.position_id,
-          order_id: result.order_id,
-          price: result.fill_price ?? reference,
-          time: result.filled_at ?? nowIso(),
-        },
-        adapter,
-      );
-      return { trade_id: trade.id, status: 'open', message: TRADE_MESSAGES.executed };
+      const fill = {
+        position_id: result.position_id,
+        order_id: result.order_id,
+        price: result.fill_price ?? reference,
+        time: result.filled_at ?? nowIso(),
+      };
+      row = { ...trade, ...filledFields(trade, fill, symbol, rate) };
     }
-    const fresh = await repo.byIdFor(user.id, trade.id);
-    if (fresh?.status === 'pending' && !fresh.order_id)
-      await repo.update(trade.id, { order_id: result.order_id });
-    return { trade_id: trade.id, status: fresh?.status ?? 'pending', message: TRADE_MESSAGES.executed };
+    // One commit for the trade, the fill seen so far and the idempotent answer. A broker event
+    // that arrives before it finds no row and is settled by the reconcile of the next read.
+    const response: TradeExecuteResponse = {
+      trade_id: row.id,
+      status: row.status,
+      message: TRADE_MESSAGES.executed,
+    };
+    const deals = row.position_id ? sync.takeStash(account.id, row.position_id) : [];
+    try {
+      await writer.write(async (trx) => {
+        const r = tradesRepo(trx);
+        await r.insert(row);
+        for (const d of deals) await r.insertDeal(dealRow(row, d));
+        if (idempotencyKey) await r.saveRequest(user.id, idempotencyKey, 200, JSON.stringify(response));
+      });
+    } catch (e) {
+      // The same client order id placed twice at once: the broker gave both the first order.
+      const existing = await repo.byClientOrderId(account.id, clientOrderId);
+      if (!existing) throw e;
+      return { trade_id: existing.id, status: existing.status, message: TRADE_MESSAGES.executed };
+    }
+    sync.invalidate(account.id);
+    sync.watch(account.id, row);
+    return response;
   }
 
-  /** Execute with an Idempotency-Key: the first answer (success or refusal) is stored and replayed. */
+  /**
+   * Execute with an Idempotency-Key: the first answer (success or refusal) is stored and replayed.
+   * The key also derives the broker's client order id, so a retry that races the first request
+   * gets the same order from the broker and the same trade here.
+   */
   async function executeIdempotent(
     user: AuthUser,
     body: Body,
     key: string | undefined,
   ): Promise<TradeExecuteResponse> {
-    if (!key) return execute(user, body, newId());
+    if (!key) return execute(user, body, newId(), undefined);
+    const stored = await repo.request(user.id, key);
+    if (stored?.response) {
+      const parsed = JSON.parse(stored.response) as TradeExecuteResponse | { detail: string };
+      if (stored.status_code === 200) return parsed as TradeExecuteResponse;
+      throw new HttpError(stored.status_code ?? 422, (parsed as { detail: string }).detail);
+    }
     const clientOrderId = `idem-${createHash('sha256').update(`${user.id}\n${key}`).digest('hex').slice(0, 32)}`;
-    const claimed = await repo.claimRequest({
-      user_id: user.id,
-      idempotency_key: key,
-      status: 'pending',
-      status_code: null,
-      response: null,
-      created_at: nowIso(),
-    });
-    if (!claimed) return replay(user, key);
     try {
-      const res = await execute(user, body, clientOrderId);
-      await repo.finishRequest(user.id, key, 200, JSON.stringify(res));
-      return res;
+      return await execute(user, body, clientOrderId, key);
     } catch (e) {
-      if (e instanceof HttpError && e.statusCode < 500 && e.statusCode !== 502) {
-        await repo.finishRequest(user.id, key, e.statusCode, JSON.stringify({ detail: e.detail }));
-      } else {
-        // A broker outage is not an answer: let a retry try again (the client order id keeps it single).
-        await repo.releaseRequest(user.id, key);
+      // A refusal is an answer; a broker outage is not, so a retry may still go through.
+      if (e instanceof HttpError && e.statusCode < 500 && e.statusCode !== 404) {
+        const placed = await repo.byClientOrderIdFor(user.id, clientOrderId);
+        if (placed) return { trade_id: placed.id, status: placed.status, message: TRADE_MESSAGES.executed };
+        await repo.saveRequest(user.id, key, e.statusCode, JSON.stringify({ detail: e.detail }));
       }
       throw e;
-    }
-  }
-
-  async function replay(user: AuthUser, key: string): Promise<TradeExecuteResponse> {
-    const until = Date.now() + IDEMPOTENCY_WAIT_MS;
-    for (;;) {
-      const row = await repo.request(user.id, key);
-      if (row?.status === 'done' && row.response) {
-        const parsed = JSON.parse(row.response) as TradeExecuteResponse | { detail: string };
-        if (row.status_code === 200) return parsed as TradeExecuteResponse;
-        throw new HttpError(row.status_code ?? 422, (parsed as { detail: string }).detail);
-      }
-      if (!row) throw new HttpError(409, TRADE_MESSAGES.idempotencyBusy);
-      if (Date.now() > until) throw new HttpError(409, TRADE_MESSAGES.idempotencyBusy);
-      await new Promise((r) => setTimeout(r, 25));
     }
   }
 

@@ -445,6 +445,14 @@ export function createTradeSync(ctx: AppContext, hooks: TradeSyncHooks) {
     unwatch,
     finalizeClosed,
     claimStash,
+    /** The deals reported for a position so far, removed from the stash (the caller records them). */
+    takeStash(accountId: string, positionId: string): Deal[] {
+      const st = states.get(accountId);
+      const entry = st?.stash.get(positionId);
+      if (!st || !entry) return [];
+      st.stash.delete(positionId);
+      return entry.deals;
+    },
     reconcile,
     resume,
     invalidate,
