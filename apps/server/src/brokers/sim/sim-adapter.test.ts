@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
 import { HttpError } from '../../lib/http-error';
-import { brokerRegistry } from '../registry';
+import { brokerRegistry, createBrokerRegistry } from '../registry';
 import type { BrokerAdapter, Quote } from '../types';
 
 /** A Wednesday morning in London: FX is open. The sim's clock only moves when a test moves it. */
@@ -352,6 +352,61 @@ describeEachDb('sim broker', (target) => {
       'OUT',
     ]);
     expect(await adapter.deals(iso(WEDNESDAY), iso(WEDNESDAY + HOUR))).toEqual([]);
+  });
+
+  it('closes a position once when two server processes watch the same account', async () => {
+    clock = WEDNESDAY + 7 * HOUR;
+    const { adapter, accountId } = await demo();
+    const q = quote('EURUSD');
+    const { lo } = range('EURUSD', clock);
+    const sl = round(q.bid - (q.bid - lo) / 2, 5);
+    const placed = await adapter.placeOrder({
+      client_order_id: 'twice',
+      symbol: 'EURUSD',
+      side: 'BUY',
+      kind: 'MARKET',
+      volume: 1,
+      stop_loss: { price: sl },
+    });
+    // A second process on the same database: its own registry, adapter and checker.
+    const other = createBrokerRegistry(h.ctx);
+    const row = await h.ctx.db
+      .selectFrom('trading_accounts')
+      .selectAll()
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    const twin = await other.connected(row);
+    expect((await twin.reconcile()).positions.map((p) => p.position_id)).toEqual([placed.position_id]);
+
+    clock = firstTime('EURUSD', clock, (x) => x.bid <= sl);
+    await waitFor(
+      async () =>
+        (
+          await h.ctx.db
+            .selectFrom('sim_positions')
+            .select('id')
+            .where('account_id', '=', accountId)
+            .execute()
+        ).length === 0,
+      'the stop',
+    );
+    await new Promise((r) => setTimeout(r, 600));
+    const outs = await h.ctx.db
+      .selectFrom('sim_deals')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('entry', '=', 'OUT')
+      .execute();
+    expect(outs).toHaveLength(1);
+    const ledger = await h.ctx.db
+      .selectFrom('sim_accounts')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    expect(Number(ledger.balance_minor)).toBe(1_000_000 - 350 - 350 + Number(outs[0]!.profit_minor));
+    await expect(twin.closePosition(placed.position_id!)).rejects.toMatchObject({ kind: 'not_found' });
+    expect((await twin.accountInfo()).balance).toBeCloseTo(Number(ledger.balance_minor) / 100, 2);
+    await other.closeAll();
   });
 
   it('keeps open positions and pending orders across a restart, and keeps checking them', async () => {

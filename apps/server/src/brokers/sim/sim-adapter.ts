@@ -20,7 +20,7 @@ import {
   type SymbolInfo,
 } from '../types';
 import type { SimMarket, SimSymbolSpec } from './market-types';
-import { simStore, type SimChange } from './sim-store';
+import { simStore, SimStateConflict, type SimChange } from './sim-store';
 
 export interface SimAdapterOptions {
   db: Db;
@@ -264,6 +264,25 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
     }
   }
 
+  /**
+   * Persists a change, then adopts the stored balance. When another server process changed the same
+   * position or order first, the state is reloaded from the DB and the caller is told it is gone.
+   */
+  async function write(change: SimChange, what: string): Promise<void> {
+    try {
+      const after = await store.apply(change);
+      if (after !== undefined) balanceMinor = after;
+    } catch (e) {
+      if (!(e instanceof SimStateConflict) && !/unique|duplicate key/i.test(String((e as Error)?.message)))
+        throw e;
+      await load();
+      throw new BrokerError(
+        `${what} was changed by another request; it is no longer in that state.`,
+        'not_found',
+      );
+    }
+  }
+
   async function load(): Promise<void> {
     const acc = await store.account();
     if (!acc) throw new BrokerError('The simulated account has no ledger.', 'not_found');
@@ -309,6 +328,13 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
     }
   }
 
+  /** Another process that closed or filled first is not an error: the state was reloaded. */
+  function triggerFailed(err: unknown, id: string): void {
+    if (err instanceof BrokerError && err.kind === 'not_found')
+      log?.debug({ id }, 'sim trigger already handled');
+    else log?.error({ err, id }, 'sim trigger failed');
+  }
+
   function onTick(q: Quote): void {
     if (listeners.size > 0) emit({ type: 'quote', quote: q });
     for (const p of positions.values()) {
@@ -329,7 +355,7 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
         const live = positions.get(p.id);
         if (live) await closeVolume(live, live.volume, px, q.time, r);
       })
-        .catch((err: unknown) => log?.error({ err, position: p.id }, 'sim stop trigger failed'))
+        .catch((err: unknown) => triggerFailed(err, p.id))
         .finally(() => triggered.delete(p.id));
     }
     for (const o of orders.values()) {
@@ -341,7 +367,7 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
         const live = orders.get(o.id);
         if (live) await fillPending(live, q);
       })
-        .catch((err: unknown) => log?.error({ err, order: o.id }, 'sim limit fill failed'))
+        .catch((err: unknown) => triggerFailed(err, o.id))
         .finally(() => triggered.delete(o.id));
     }
   }
@@ -413,7 +439,7 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
     const change: SimChange = {
       insertPosition: position,
       insertDeal: deal,
-      balance: { delta: commission, after: balanceMinor + commission, time },
+      balance: { delta: commission, time },
     };
     if (isNew) change.insertOrder = filled;
     else
@@ -426,8 +452,7 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
         stop_loss: sl,
         take_profit: tp,
       };
-    await store.apply(change);
-    balanceMinor += commission;
+    await write(change, `Order ${order.id}`);
     orders.delete(order.id);
     positions.set(positionId, position);
     syncSubscriptions();
@@ -452,7 +477,7 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
   }
 
   async function cancelPending(o: SimOrdersTable, t: number): Promise<void> {
-    await store.apply({ updateOrder: { id: o.id, status: 'CANCELLED' } });
+    await write({ updateOrder: { id: o.id, status: 'CANCELLED' } }, `Order ${o.id}`);
     orders.delete(o.id);
     syncSubscriptions();
     emit({ type: 'order', order: toOrder(o), status: 'CANCELLED' });
@@ -497,14 +522,23 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
       volume: remaining,
       commission_minor: p.commission_minor + commission,
     };
-    await store.apply({
-      insertDeal: deal,
-      balance: { delta, after: balanceMinor + delta, time },
-      ...(full
-        ? { deletePosition: p.id }
-        : { updatePosition: { id: p.id, volume: remaining, commission_minor: updated.commission_minor } }),
-    });
-    balanceMinor += delta;
+    await write(
+      {
+        insertDeal: deal,
+        balance: { delta, time },
+        ...(full
+          ? { deletePosition: { id: p.id, expectVolume: p.volume } }
+          : {
+              updatePosition: {
+                id: p.id,
+                expectVolume: p.volume,
+                volume: remaining,
+                commission_minor: updated.commission_minor,
+              },
+            }),
+      },
+      `Position ${p.id}`,
+    );
     if (full) positions.delete(p.id);
     else positions.set(p.id, updated);
     syncSubscriptions();
@@ -527,6 +561,77 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
 
   function requireOpen(symbol: string, t: number): void {
     if (!market.isOpen(symbol, t)) throw new BrokerError(`The market for ${symbol} is closed.`, 'rejected');
+  }
+
+  async function placeOnce(req: PlaceOrderRequest): Promise<PlaceOrderResult> {
+    await ensureLoaded();
+    const existing = await store.orderByClientId(req.client_order_id);
+    if (existing) return resultOf(existing);
+    const s = specOf(req.symbol);
+    const volume = normaliseVolume(req.volume, s);
+    const t = now();
+    const base: SimOrdersTable = {
+      id: newId(),
+      account_id: account.id,
+      user_id: account.user_id,
+      client_order_id: req.client_order_id,
+      symbol: s.symbol,
+      side: req.side,
+      kind: req.kind,
+      volume,
+      limit_price: null,
+      stop_loss: null,
+      take_profit: null,
+      stop_loss_distance: null,
+      take_profit_distance: null,
+      comment: req.comment ?? '',
+      status: 'PENDING',
+      position_id: null,
+      fill_price: null,
+      filled_at: null,
+      created_at: iso(t),
+    };
+    if (req.kind === 'MARKET') {
+      requireOpen(s.symbol, t);
+      const q = market.quoteAt(s.symbol, t);
+      const price = req.side === 'BUY' ? q.ask : q.bid;
+      const sl = stopPrice(req.stop_loss, 'sl', req.side, price, s.digits);
+      const tp = stopPrice(req.take_profit, 'tp', req.side, price, s.digits);
+      checkStops(req.side, closePrice(req.side, q), sl, tp);
+      requireMargin(s, volume, price, t);
+      const { order } = await fill({ ...base, stop_loss: sl, take_profit: tp }, q, t, true);
+      return resultOf(order);
+    }
+    if (req.limit_price === undefined || !(req.limit_price > 0)) {
+      throw new BrokerError('A limit order needs a positive limit price.', 'rejected');
+    }
+    const limit = roundTo(req.limit_price, s.digits);
+    const slPrice = req.stop_loss && 'price' in req.stop_loss ? roundTo(req.stop_loss.price, s.digits) : null;
+    const tpPrice =
+      req.take_profit && 'price' in req.take_profit ? roundTo(req.take_profit.price, s.digits) : null;
+    checkStops(
+      req.side,
+      limit,
+      slPrice ?? stopPrice(req.stop_loss, 'sl', req.side, limit, s.digits),
+      tpPrice ?? stopPrice(req.take_profit, 'tp', req.side, limit, s.digits),
+    );
+    requireMargin(s, volume, limit, t);
+    const order: SimOrdersTable = {
+      ...base,
+      limit_price: limit,
+      stop_loss: slPrice,
+      take_profit: tpPrice,
+      stop_loss_distance: req.stop_loss && 'distance' in req.stop_loss ? req.stop_loss.distance : null,
+      take_profit_distance:
+        req.take_profit && 'distance' in req.take_profit ? req.take_profit.distance : null,
+    };
+    await write({ insertOrder: order }, `Order ${order.client_order_id}`);
+    orders.set(order.id, order);
+    syncSubscriptions();
+    emit({ type: 'order', order: toOrder(order), status: 'PLACED' });
+    // A limit that is already marketable fills on the current price, at that price or better.
+    if (market.isOpen(s.symbol, t)) onTick(market.quoteAt(s.symbol, t));
+    return resultOf(order);
   }
 
   return {
@@ -578,77 +683,15 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
     },
 
     placeOrder(req: PlaceOrderRequest) {
-      return serial(async () => {
-        await ensureLoaded();
-        const existing = await store.orderByClientId(req.client_order_id);
-        if (existing) return resultOf(existing);
-        const s = specOf(req.symbol);
-        const volume = normaliseVolume(req.volume, s);
-        const t = now();
-        const base: SimOrdersTable = {
-          id: newId(),
-          account_id: account.id,
-          user_id: account.user_id,
-          client_order_id: req.client_order_id,
-          symbol: s.symbol,
-          side: req.side,
-          kind: req.kind,
-          volume,
-          limit_price: null,
-          stop_loss: null,
-          take_profit: null,
-          stop_loss_distance: null,
-          take_profit_distance: null,
-          comment: req.comment ?? '',
-          status: 'PENDING',
-          position_id: null,
-          fill_price: null,
-          filled_at: null,
-          created_at: iso(t),
-        };
-        if (req.kind === 'MARKET') {
-          requireOpen(s.symbol, t);
-          const q = market.quoteAt(s.symbol, t);
-          const price = req.side === 'BUY' ? q.ask : q.bid;
-          const sl = stopPrice(req.stop_loss, 'sl', req.side, price, s.digits);
-          const tp = stopPrice(req.take_profit, 'tp', req.side, price, s.digits);
-          checkStops(req.side, closePrice(req.side, q), sl, tp);
-          requireMargin(s, volume, price, t);
-          const { order } = await fill({ ...base, stop_loss: sl, take_profit: tp }, q, t, true);
-          return resultOf(order);
-        }
-        if (req.limit_price === undefined || !(req.limit_price > 0)) {
-          throw new BrokerError('A limit order needs a positive limit price.', 'rejected');
-        }
-        const limit = roundTo(req.limit_price, s.digits);
-        const slPrice =
-          req.stop_loss && 'price' in req.stop_loss ? roundTo(req.stop_loss.price, s.digits) : null;
-        const tpPrice =
-          req.take_profit && 'price' in req.take_profit ? roundTo(req.take_profit.price, s.digits) : null;
-        checkStops(
-          req.side,
-          limit,
-          slPrice ?? stopPrice(req.stop_loss, 'sl', req.side, limit, s.digits),
-          tpPrice ?? stopPrice(req.take_profit, 'tp', req.side, limit, s.digits),
-        );
-        requireMargin(s, volume, limit, t);
-        const order: SimOrdersTable = {
-          ...base,
-          limit_price: limit,
-          stop_loss: slPrice,
-          take_profit: tpPrice,
-          stop_loss_distance: req.stop_loss && 'distance' in req.stop_loss ? req.stop_loss.distance : null,
-          take_profit_distance:
-            req.take_profit && 'distance' in req.take_profit ? req.take_profit.distance : null,
-        };
-        await store.apply({ insertOrder: order });
-        orders.set(order.id, order);
-        syncSubscriptions();
-        emit({ type: 'order', order: toOrder(order), status: 'PLACED' });
-        // A limit that is already marketable fills on the current price, at that price or better.
-        if (market.isOpen(s.symbol, t)) onTick(market.quoteAt(s.symbol, t));
-        return resultOf(order);
-      });
+      return serial(() =>
+        placeOnce(req).catch(async (e: unknown) => {
+          // Another process may have placed the same client order id a moment earlier: its result stands.
+          const existing =
+            e instanceof BrokerError ? await store.orderByClientId(req.client_order_id) : undefined;
+          if (existing) return resultOf(existing);
+          throw e;
+        }),
+      );
     },
 
     amendPosition(positionId, stops) {
@@ -670,7 +713,7 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
               : roundTo(stops.take_profit, s.digits);
         const t = now();
         checkStops(p.side, closePrice(p.side, market.quoteAt(p.symbol, t)), sl, tp);
-        await store.apply({ updatePosition: { id: p.id, stop_loss: sl, take_profit: tp } });
+        await write({ updatePosition: { id: p.id, stop_loss: sl, take_profit: tp } }, `Position ${p.id}`);
         const updated = { ...p, stop_loss: sl, take_profit: tp };
         positions.set(p.id, updated);
         const out = toPosition(updated, t);

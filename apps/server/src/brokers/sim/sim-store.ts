@@ -57,74 +57,112 @@ export function simStore(db: Db, accountId: string, userId: string) {
         .orderBy('time')
         .execute(),
 
-    /** Writes one state change atomically: the in-memory state is updated only after it commits. */
-    apply: (change: SimChange) =>
+    /**
+     * Writes one state change atomically and returns the balance after it. Updates of positions and
+     * orders are guarded by the state they were read in (volume, PENDING status): when another server
+     * process got there first nothing matches, the transaction rolls back and SimStateConflict is thrown,
+     * so a position can never be closed twice or an order filled twice.
+     */
+    apply: (change: SimChange): Promise<number | undefined> =>
       db.transaction().execute(async (trx) => {
+        const guard = (n: bigint | undefined, what: string) => {
+          if (Number(n ?? 0) !== 1) throw new SimStateConflict(what);
+        };
         if (change.insertOrder) await trx.insertInto('sim_orders').values(change.insertOrder).execute();
         if (change.updateOrder) {
           const { id, ...rest } = change.updateOrder;
-          await trx
+          const r = await trx
             .updateTable('sim_orders')
             .set(rest)
             .where('id', '=', id)
             .where('account_id', '=', accountId)
             .where('user_id', '=', userId)
-            .execute();
+            .where('status', '=', 'PENDING')
+            .executeTakeFirst();
+          guard(r.numUpdatedRows, `order ${id} is no longer pending`);
         }
         if (change.insertPosition)
           await trx.insertInto('sim_positions').values(change.insertPosition).execute();
         if (change.updatePosition) {
-          const { id, ...rest } = change.updatePosition;
-          await trx
+          const { id, expectVolume, ...rest } = change.updatePosition;
+          let q = trx
             .updateTable('sim_positions')
             .set(rest)
             .where('id', '=', id)
             .where('account_id', '=', accountId)
-            .where('user_id', '=', userId)
-            .execute();
+            .where('user_id', '=', userId);
+          if (expectVolume !== undefined) q = q.where('volume', '=', expectVolume);
+          guard((await q.executeTakeFirst()).numUpdatedRows, `position ${id} changed`);
         }
         if (change.deletePosition) {
-          await trx
+          const r = await trx
             .deleteFrom('sim_positions')
-            .where('id', '=', change.deletePosition)
+            .where('id', '=', change.deletePosition.id)
+            .where('account_id', '=', accountId)
+            .where('user_id', '=', userId)
+            .where('volume', '=', change.deletePosition.expectVolume)
+            .executeTakeFirst();
+          guard(r.numDeletedRows, `position ${change.deletePosition.id} changed`);
+        }
+        if (change.insertDeal) await trx.insertInto('sim_deals').values(change.insertDeal).execute();
+        if (!change.balance) return undefined;
+        const { delta, time } = change.balance;
+        if (delta !== 0) {
+          // Relative update: concurrent writers add up instead of overwriting each other.
+          await trx
+            .updateTable('sim_accounts')
+            .set((eb) => ({ balance_minor: eb('balance_minor', '+', delta), updated_at: time }))
             .where('account_id', '=', accountId)
             .where('user_id', '=', userId)
             .execute();
         }
-        if (change.insertDeal) await trx.insertInto('sim_deals').values(change.insertDeal).execute();
-        if (change.balance && change.balance.delta !== 0) {
-          await trx
-            .updateTable('sim_accounts')
-            .set({ balance_minor: change.balance.after, updated_at: change.balance.time })
-            .where('account_id', '=', accountId)
-            .where('user_id', '=', userId)
-            .execute();
+        const after = Number(
+          (
+            await trx
+              .selectFrom('sim_accounts')
+              .select('balance_minor')
+              .where('account_id', '=', accountId)
+              .where('user_id', '=', userId)
+              .executeTakeFirstOrThrow()
+          ).balance_minor,
+        );
+        if (delta !== 0) {
           await trx
             .insertInto('sim_balance_history')
             .values({
               id: newId(),
               account_id: accountId,
               user_id: userId,
-              time: change.balance.time,
-              delta_minor: change.balance.delta,
-              balance_minor: change.balance.after,
+              time,
+              delta_minor: delta,
+              balance_minor: after,
               reason: 'DEAL',
               deal_id: change.insertDeal?.id ?? null,
             })
             .execute();
         }
+        return after;
       }),
   };
 }
 
+/** The stored state moved on (another process filled, closed or cancelled first). */
+export class SimStateConflict extends Error {
+  constructor(what: string) {
+    super(`Simulated broker state changed: ${what}.`);
+    this.name = 'SimStateConflict';
+  }
+}
+
 export interface SimChange {
   insertOrder?: SimOrdersTable;
+  /** Applies only to a PENDING order. */
   updateOrder?: Partial<SimOrdersTable> & { id: string };
   insertPosition?: SimPositionsTable;
-  updatePosition?: Partial<SimPositionsTable> & { id: string };
-  deletePosition?: string;
+  updatePosition?: Partial<SimPositionsTable> & { id: string; expectVolume?: number };
+  deletePosition?: { id: string; expectVolume: number };
   insertDeal?: SimDealsTable;
-  balance?: { delta: number; after: number; time: string };
+  balance?: { delta: number; time: string };
 }
 
 /** Opens the simulated ledger of a new SIM account with its first deposit. */
