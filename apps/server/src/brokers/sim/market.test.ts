@@ -93,6 +93,10 @@ describe('catalogue', () => {
   it('knows nothing of unknown symbols', () => {
     expect(market.spec('FOOBAR')).toBeUndefined();
     expect(() => market.quoteAt('FOOBAR', WED_15H)).toThrow(/Unknown symbol/);
+    expect(() => market.candles('EURUSD', 'H2' as Timeframe, 0, WED_15H, WED_15H)).toThrow(
+      /Unknown timeframe/,
+    );
+    expect(() => market.quoteAt('EURUSD', Number.NaN)).toThrow(/Invalid time/);
   });
 
   it('quotes at current-era levels', () => {

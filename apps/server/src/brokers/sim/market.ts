@@ -8,6 +8,8 @@ import { SymbolPricer } from './quotes';
 import { sessionTable } from './sessions';
 import { SIM_SYMBOLS, syntheticSymbols, toSpec } from './symbols';
 
+const TIMEFRAMES = new Set<Timeframe>(['M1', 'M5', 'M15', 'M30', 'H1', 'H4', 'D1', 'W1', 'MN1']);
+
 export interface SimMarketOptions {
   /** Every price is a pure function of (seed, symbol, instant). */
   seed: number;
@@ -49,6 +51,10 @@ export function createSimMarket(opts: SimMarketOptions): SimMarketExt {
   const rates = new CrossRates(pricers);
   const candleCache = new CandleCache();
 
+  const instant = (t: number): number => {
+    if (!Number.isFinite(t)) throw new BrokerError(`Invalid time ${t}`, 'rejected');
+    return t;
+  };
   const pricer = (symbol: string): SymbolPricer => {
     const p = pricers.get(symbol.toUpperCase());
     if (!p) throw new BrokerError(`Unknown symbol ${symbol}`, 'not_found');
@@ -82,11 +88,26 @@ export function createSimMarket(opts: SimMarketOptions): SimMarketExt {
       const s = specs.get(symbol.toUpperCase());
       return s ? { ...s } : undefined;
     },
-    quoteAt: (symbol, timeMs) => pricer(symbol).quoteAt(timeMs),
-    candles: (symbol: string, timeframe: Timeframe, fromMs: number, toMs: number, nowMs: number): Candle[] =>
-      buildCandles(pricer(symbol), timeframe, fromMs, toMs, nowMs, candleCache),
-    convert: (amount, from, to, timeMs) => rates.convert(amount, from, to, timeMs),
-    isOpen: (symbol, timeMs) => pricer(symbol).table.isOpen(timeMs),
+    quoteAt: (symbol, timeMs) => pricer(symbol).quoteAt(instant(timeMs)),
+    candles: (
+      symbol: string,
+      timeframe: Timeframe,
+      fromMs: number,
+      toMs: number,
+      nowMs: number,
+    ): Candle[] => {
+      if (!TIMEFRAMES.has(timeframe)) throw new BrokerError(`Unknown timeframe ${timeframe}`, 'rejected');
+      return buildCandles(
+        pricer(symbol),
+        timeframe,
+        instant(fromMs),
+        instant(toMs),
+        instant(nowMs),
+        candleCache,
+      );
+    },
+    convert: (amount, from, to, timeMs) => rates.convert(amount, from, to, instant(timeMs)),
+    isOpen: (symbol, timeMs) => pricer(symbol).table.isOpen(instant(timeMs)),
     subscribe: (symbol, onQuote) => {
       const key = pricer(symbol).def.symbol;
       let feed = feeds.get(key);

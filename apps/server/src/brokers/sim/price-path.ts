@@ -128,11 +128,11 @@ export class PrimaryPath implements LogPricePath {
     const table = this.table;
     // Breadth-first refinement, level by level, of only the nodes that cover [kFrom, kTo]:
     // two ping-pong buffers of values and variance times, large enough for the target level.
-    const cap = n + 4;
-    let x = new Float64Array(cap);
-    let t = new Float64Array(cap);
-    let x2 = new Float64Array(cap);
-    let t2 = new Float64Array(cap);
+    const [x0, t0, x20, t20] = scratch(n + 4);
+    let x = x0;
+    let t = t0;
+    let x2 = x20;
+    let t2 = t20;
     const bFrom = Math.floor(kFrom / BLOCK);
     const bTo = Math.floor(kTo / BLOCK);
     for (let b = bFrom; b <= bTo; b++) {
@@ -265,6 +265,26 @@ export class PrimaryPath implements LogPricePath {
     }
     return xa;
   }
+}
+
+/**
+ * Work buffers shared by every fill (fills are synchronous, so one set per process is enough);
+ * reusing them keeps multi-megabyte allocations, and the garbage collection they cause, off the
+ * hot path.
+ */
+type Buffers = [Float64Array, Float64Array, Float64Array, Float64Array];
+let buffers: Buffers = [new Float64Array(0), new Float64Array(0), new Float64Array(0), new Float64Array(0)];
+function scratch(n: number): Buffers {
+  if (buffers[0].length < n) {
+    const size = Math.max(n, 2 * buffers[0].length, 4096);
+    buffers = [
+      new Float64Array(size),
+      new Float64Array(size),
+      new Float64Array(size),
+      new Float64Array(size),
+    ];
+  }
+  return buffers;
 }
 
 function unit(h: number): number {

@@ -208,8 +208,9 @@ export class SessionTable {
 
   /** Slot of the week (0..2015) containing t. */
   slot(t: number): number {
-    const n = Math.floor((t - WEEK_ORIGIN_MS) / SLOT_MS) % SLOTS_PER_WEEK;
-    return n < 0 ? n + SLOTS_PER_WEEK : n;
+    const q = Math.floor((t - WEEK_ORIGIN_MS) / SLOT_MS);
+    // Floor-modulo without the (slow) floating-point remainder.
+    return q - Math.floor(q / SLOTS_PER_WEEK) * SLOTS_PER_WEEK;
   }
 
   isOpen(t: number): boolean {
