@@ -86,7 +86,7 @@ test('trade from risk, journal with an image, manage the position on the dashboa
   request,
   user,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(600_000);
   await signIn(page, user);
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { level: 2, name: 'Overall Stats (Per Account)' })).toBeVisible();
@@ -177,43 +177,60 @@ test('trade from risk, journal with an image, manage the position on the dashboa
     .poll(() => cell(buyRow, COL.pl).innerText(), { timeout: 35_000, intervals: [2_000] })
     .not.toBe(firstPl);
 
-  // Wait for a position in profit, then move its stop to breakeven.
-  const plOf = async (row: Locator) => Number(await cell(row, COL.pl).innerText());
-  let winner: Locator | null = null;
-  await expect
-    .poll(
-      async () => {
-        for (const side of ['BUY', 'SELL']) {
-          const row = rows.filter({ hasText: side });
-          if ((await plOf(row)) > 0) {
-            winner = row;
-            return side;
-          }
-        }
-        return null;
-      },
-      { timeout: 150_000, intervals: [2_000] },
-    )
-    .not.toBeNull();
-  const row = winner!;
+  // Wait for a position clearly in profit, then move its stop to breakeven. The list is up to 10 s
+  // old, so the price may turn back in between: the server then refuses with a clear reason and the
+  // test waits for the next chance.
+  const plOf = async (r: Locator) => Number(await cell(r, COL.pl).innerText());
   const instrumentLabel = `More actions for ${SYMBOL}`;
-
-  await row.getByRole('button', { name: instrumentLabel }).click();
-  await page.getByRole('menuitem', { name: 'Update SL' }).click();
   const slDialog = page.getByRole('dialog', { name: 'Update Stop Loss' });
-  await slDialog.getByRole('button', { name: 'Update Stop Loss' }).click();
-  await expect(slDialog.getByText('This field is required and must be a number.')).toBeVisible();
-  await pickOption(page, slDialog, 'Update Type', 'Breakeven');
-  await slDialog.getByRole('button', { name: 'Update Stop Loss' }).click();
-  await expect(page.getByText('Stop loss updated successfully.')).toBeVisible();
+  let row: Locator | null = null;
+  for (let attempt = 0; attempt < 5 && !row; attempt++) {
+    let candidate = null as Locator | null;
+    await expect
+      .poll(
+        async () => {
+          for (const side of ['BUY', 'SELL']) {
+            const r = rows.filter({ hasText: side });
+            // 0.12 lots × 25 points = 3 USD: past the entry by more than the tick noise.
+            if ((await plOf(r)) > 3) {
+              candidate = r;
+              return side;
+            }
+          }
+          return null;
+        },
+        { timeout: 200_000, intervals: [1_000] },
+      )
+      .not.toBeNull();
+    const r: Locator = candidate!;
+    await r.getByRole('button', { name: instrumentLabel }).click();
+    await page.getByRole('menuitem', { name: 'Update SL' }).click();
+    if (attempt === 0) {
+      await slDialog.getByRole('button', { name: 'Update Stop Loss' }).click();
+      await expect(slDialog.getByText('This field is required and must be a number.')).toBeVisible();
+    }
+    await pickOption(page, slDialog, 'Update Type', 'Breakeven');
+    await slDialog.getByRole('button', { name: 'Update Stop Loss' }).click();
+    const done = page.getByText('Stop loss updated successfully.');
+    const refused = slDialog.getByRole('alert');
+    await expect(done.or(refused)).toBeVisible();
+    if (await done.isVisible()) {
+      row = r;
+    } else {
+      await expect(refused).toContainText('Stop loss must be');
+      await slDialog.getByRole('button', { name: 'Cancel' }).click();
+    }
+  }
+  expect(row, 'a stop moved to breakeven').not.toBeNull();
+  const pos = row!;
   await expect(slDialog).toBeHidden();
-  await expect(cell(row, COL.sl)).toHaveText(await cell(row, COL.entry).innerText());
+  await expect(cell(pos, COL.sl)).toHaveText(await cell(pos, COL.entry).innerText());
 
   // Partial close: the whole lot is refused with a pointer to Close; half of it goes.
-  await row.getByRole('button', { name: instrumentLabel }).click();
+  await pos.getByRole('button', { name: instrumentLabel }).click();
   await page.getByRole('menuitem', { name: 'Partial Close' }).click();
   const pcDialog = page.getByRole('dialog', { name: 'Partially Close' });
-  const lots = await cell(row, COL.lots).innerText();
+  const lots = await cell(pos, COL.lots).innerText();
   await pcDialog.getByLabel('Volume to Close').fill('0');
   await pcDialog.getByRole('button', { name: 'Partially Close' }).click();
   await expect(pcDialog.getByText('Volume must be a positive number.')).toBeVisible();
@@ -225,16 +242,55 @@ test('trade from risk, journal with an image, manage the position on the dashboa
   await expect(page.getByText('Trade partially closed successfully.')).toBeVisible();
   await expect(pcDialog).toBeHidden();
   const remaining = (Number(lots) - 0.05).toFixed(2);
-  await expect(cell(row, COL.lots)).toHaveText(remaining);
+  await expect(cell(pos, COL.lots)).toHaveText(remaining);
 
   // Close, after the confirmation.
-  await row.getByRole('button', { name: `Close ${SYMBOL}` }).click();
+  await pos.getByRole('button', { name: `Close ${SYMBOL}` }).click();
   await page
     .getByRole('dialog', { name: 'Close trade' })
     .getByRole('button', { name: 'Close Trade' })
     .click();
   await expect(page.getByText('Trade closed successfully!')).toBeVisible();
   await expect(rows).toHaveCount(1);
+
+  // The other position gets a new take profit, after a rejected blank one.
+  const other = rows.first();
+  const isBuy = (await cell(other, COL.direction).innerText()) === 'BUY';
+  const newTp = (Number(await cell(other, COL.entry).innerText()) + (isBuy ? 5000 : -5000)).toFixed(2);
+  await other.getByRole('button', { name: instrumentLabel }).click();
+  await page.getByRole('menuitem', { name: 'Update TP' }).click();
+  const tpDialog = page.getByRole('dialog', { name: 'Update Take Profit' });
+  await tpDialog.getByRole('button', { name: 'Update Take Profit' }).click();
+  await expect(tpDialog.getByText('Take profit must be a valid number.')).toBeVisible();
+  await tpDialog.getByLabel('Take Profit').fill(newTp);
+  await tpDialog.getByRole('button', { name: 'Update Take Profit' }).click();
+  await expect(page.getByText('Take profit updated successfully.')).toBeVisible();
+  await expect(cell(other, COL.tp)).toHaveText(Number(newTp).toFixed(5));
+});
+
+test('a multi-TP trade follows the default 50/50 plan at 1.5R and 3R', async ({ page, user }) => {
+  await signIn(page, user);
+  await page.goto('/dashboard');
+  const dialog = await fillTrade(page, 'Buy');
+  await dialog.getByText('Multi TP', { exact: true }).click();
+  const targets = dialog.getByRole('group', { name: 'Partial targets' });
+  await expect(targets.getByLabel('Target 1 share (%)')).toHaveValue('50');
+  await expect(targets.getByLabel('Target 1 R')).toHaveValue('1.5');
+  await expect(targets.getByLabel('Target 2 R')).toHaveValue('3');
+  const calc = dialog.getByRole('region', { name: 'Trade calculations' });
+  await expect(calc).toContainText('Target 1: 0.06 lots');
+  await expect(calc).toContainText('Target 2: 0.06 lots');
+  // 0.06 × 600 + 0.06 × 1200 = 108 over a 48 risk.
+  await expect(dialog.getByTestId('calc-reward')).toContainText('108.00 USD (+2.25R)');
+  await dialog.getByRole('button', { name: 'Execute Trade' }).click();
+  await expect(page.getByText('Trade executed successfully!')).toBeVisible();
+  await page
+    .getByRole('dialog', { name: 'Journal This Trade' })
+    .getByRole('button', { name: 'Cancel' })
+    .click();
+  const row = page.getByRole('table', { name: 'Open positions' }).locator('tbody tr');
+  await expect(row).toHaveCount(1);
+  await expect(cell(row, COL.lots)).toHaveText(EXPECTED_LOTS);
 });
 
 test('a risk rule refusing an order shows its reason in the trade modal', async ({ page, request, user }) => {

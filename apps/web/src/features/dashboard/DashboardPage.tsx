@@ -161,7 +161,15 @@ export function DashboardPage() {
             </Text>
           ) : rows.length > 0 ? (
             <ScrollArea>
-              <Table striped highlightOnHover aria-label="Open positions" miw={1100}>
+              <Table
+                striped
+                highlightOnHover
+                aria-label="Open positions"
+                miw={940}
+                fz="sm"
+                horizontalSpacing="xs"
+                style={{ whiteSpace: 'nowrap' }}
+              >
                 <Table.Thead>
                   <Table.Tr>
                     {COLUMNS.map((c) => (
@@ -200,7 +208,7 @@ export function DashboardPage() {
                           )}
                         </Table.Td>
                         <Table.Td>
-                          {p.created_at ? dayjs(p.created_at).format('YYYY-MM-DD HH:mm:ss') : '—'}
+                          {p.created_at ? dayjs(p.created_at).format('YYYY-MM-DD HH:mm') : '—'}
                         </Table.Td>
                         <Table.Td>
                           <Group gap={6} wrap="nowrap">

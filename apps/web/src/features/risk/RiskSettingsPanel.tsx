@@ -7,6 +7,7 @@ import {
   Loader,
   NumberInput,
   Select,
+  SimpleGrid,
   Stack,
   Switch,
   Text,
@@ -198,82 +199,85 @@ function RiskSettingsForm({ accountId }: { accountId: string }) {
             Leave a limit empty to switch that rule off.
             {s.last_updated && ` Last updated ${dayjs(s.last_updated).format('YYYY-MM-DD HH:mm')}.`}
           </Text>
-          <NumberInput
-            label="Max Daily Loss (%)"
-            value={form.max_daily_loss}
-            onChange={(v) => set('max_daily_loss', v)}
-            min={0}
-            max={100}
-            decimalScale={2}
-            readOnly={readOnly}
-          />
-          <NumberInput
-            label="Default Risk per Trade (%)"
-            value={form.risk_percent}
-            onChange={(v) => set('risk_percent', v)}
-            min={0}
-            max={100}
-            step={0.1}
-            decimalScale={2}
-            readOnly={readOnly}
-          />
-          <NumberInput
-            label="Max Trade Risk (%)"
-            value={form.max_trade_risk}
-            onChange={(v) => set('max_trade_risk', v)}
-            min={0}
-            max={100}
-            decimalScale={2}
-            readOnly={readOnly}
-          />
-          <NumberInput
-            label="Max Open Positions"
-            value={form.max_open_positions}
-            onChange={(v) => set('max_open_positions', v)}
-            min={0}
-            allowDecimal={false}
-            readOnly={readOnly}
-          />
-          <NumberInput
-            label="Max Open Trades (Same Symbol)"
-            value={form.max_open_trades_same_symbol}
-            onChange={(v) => set('max_open_trades_same_symbol', v)}
-            min={0}
-            allowDecimal={false}
-            readOnly={readOnly}
-          />
-          <NumberInput
-            label="Max Lot Size"
-            value={form.max_lot_size}
-            onChange={(v) => set('max_lot_size', v)}
-            min={0}
-            decimalScale={2}
-            readOnly={readOnly}
-          />
-          <Switch
-            label="Enforce Cooldowns"
-            checked={form.enforce_cooldowns}
-            onChange={(e) => set('enforce_cooldowns', e.currentTarget.checked)}
-            disabled={readOnly}
-          />
-          <NumberInput
-            label="Consecutive Loss Limit"
-            value={form.consecutive_loss_limit}
-            onChange={(v) => set('consecutive_loss_limit', v)}
-            min={0}
-            allowDecimal={false}
-            readOnly={readOnly}
-          />
-          <TextInput
-            label="Cooldown Period (HH:MM:SS)"
-            value={form.cooldown_period}
-            onChange={(e) => {
-              set('cooldown_period', e.currentTarget.value);
-              setCooldownError(null);
-            }}
-            error={cooldownError}
-            readOnly={readOnly}
-          />
+          <SimpleGrid cols={2} spacing="xs" verticalSpacing="xs">
+            <NumberInput
+              label="Max Daily Loss (%)"
+              value={form.max_daily_loss}
+              onChange={(v) => set('max_daily_loss', v)}
+              min={0}
+              max={100}
+              decimalScale={2}
+              readOnly={readOnly}
+            />
+            <NumberInput
+              label="Default Risk per Trade (%)"
+              value={form.risk_percent}
+              onChange={(v) => set('risk_percent', v)}
+              min={0}
+              max={100}
+              step={0.1}
+              decimalScale={2}
+              readOnly={readOnly}
+            />
+            <NumberInput
+              label="Max Trade Risk (%)"
+              value={form.max_trade_risk}
+              onChange={(v) => set('max_trade_risk', v)}
+              min={0}
+              max={100}
+              decimalScale={2}
+              readOnly={readOnly}
+            />
+            <NumberInput
+              label="Max Open Positions"
+              value={form.max_open_positions}
+              onChange={(v) => set('max_open_positions', v)}
+              min={0}
+              allowDecimal={false}
+              readOnly={readOnly}
+            />
+            <NumberInput
+              label="Max Open Trades (Same Symbol)"
+              value={form.max_open_trades_same_symbol}
+              onChange={(v) => set('max_open_trades_same_symbol', v)}
+              min={0}
+              allowDecimal={false}
+              readOnly={readOnly}
+            />
+            <NumberInput
+              label="Max Lot Size"
+              value={form.max_lot_size}
+              onChange={(v) => set('max_lot_size', v)}
+              min={0}
+              decimalScale={2}
+              readOnly={readOnly}
+            />
+            <Switch
+              label="Enforce Cooldowns"
+              mt={30}
+              checked={form.enforce_cooldowns}
+              onChange={(e) => set('enforce_cooldowns', e.currentTarget.checked)}
+              disabled={readOnly}
+            />
+            <NumberInput
+              label="Consecutive Loss Limit"
+              value={form.consecutive_loss_limit}
+              onChange={(v) => set('consecutive_loss_limit', v)}
+              min={0}
+              allowDecimal={false}
+              readOnly={readOnly}
+            />
+            <TextInput
+              label="Cooldown Period (HH:MM:SS)"
+              value={form.cooldown_period}
+              onChange={(e) => {
+                set('cooldown_period', e.currentTarget.value);
+                setCooldownError(null);
+              }}
+              error={cooldownError}
+              readOnly={readOnly}
+            />
+          </SimpleGrid>
           {!readOnly && (
             <Button type="submit" loading={save.isPending}>
               Save Risk Settings
