@@ -16,7 +16,10 @@ export async function migrateToLatest(db: Kysely<any>, dialect: 'sqlite' | 'post
     dialect === 'postgres'
       ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
       : undefined;
+  // Features land in parallel with numbers reserved per feature, so a database may already hold a
+  // higher-numbered migration when a lower one arrives; each migration only touches its own tables.
   const migrator = new Migrator({
+    allowUnorderedMigrations: true,
     db,
     provider: new InlineProvider(),
     ...(migrationTableSchema ? { migrationTableSchema } : {}),

@@ -4,6 +4,9 @@ import { LandingPage } from '../features/landing/LandingPage';
 import { LoginPage } from '../features/auth/LoginPage';
 import { ReportsPage } from '../features/reports/ReportsPage';
 import { NotBuiltYet } from '../features/placeholder/NotBuiltYet';
+import { SelectAccountForHistoryPage } from '../features/history/SelectAccountForHistoryPage';
+import { SpecificTradePage } from '../features/history/SpecificTradePage';
+import { TradeHistoryPage } from '../features/history/TradeHistoryPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { ManageAccountsPage } from '../features/accounts/ManageAccountsPage';
 import { SelectCTraderAccountPage } from '../features/accounts/SelectCTraderAccount';
@@ -23,15 +26,13 @@ export const router = createBrowserRouter([
       { path: '/accounts', element: <ManageAccountsPage /> },
       {
         path: '/accounts/:accountId/trade-history',
-        element: <NotBuiltYet title="Trade History" feature="history" />,
+        element: <TradeHistoryPage />,
       },
-      {
-        path: '/trades/history/:tradeId',
-        element: <NotBuiltYet title="Specific Trade History" feature="history" />,
-      },
+      { path: '/trades/history/:tradeId', element: <SpecificTradePage /> },
+      { path: '/trades/history', element: <SpecificTradePage /> },
       {
         path: '/select-account-for-history',
-        element: <NotBuiltYet title="Trade History" feature="history" />,
+        element: <SelectAccountForHistoryPage />,
       },
       { path: '/settings', element: <NotBuiltYet title="Settings" feature="settings" /> },
       {
