@@ -530,7 +530,11 @@ describe('live ticks', () => {
   it('ticks in real time with unref()ed timers', async () => {
     const m = createSimMarket({ seed: 3, tickIntervalMs: 20 });
     const got: Quote[] = [];
+    const refTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = refTimers();
     const stop = m.subscribe('BTCUSD', (q) => got.push(q));
+    // The tick timer does not keep the process alive.
+    expect(refTimers()).toBe(before);
     await new Promise((r) => setTimeout(r, 300));
     stop();
     const n = got.length;
