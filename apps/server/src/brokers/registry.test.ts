@@ -21,10 +21,18 @@ function remoteBroker() {
     connects: 0,
     state: 'disconnected' as ConnectionState,
     positions: [] as Reconciliation['positions'],
+    badPassword: false,
     drop() {
       broker.state = 'disconnected';
       for (const l of listeners)
         l({ type: 'connection', state: 'disconnected', detail: 'socket closed by peer' });
+    },
+    /** The adapter loses the link and restores it on its own, as the MT5 and cTrader adapters do. */
+    selfReconnect() {
+      broker.state = 'reconnecting';
+      for (const l of listeners) l({ type: 'connection', state: 'reconnecting' });
+      broker.state = 'connected';
+      for (const l of listeners) l({ type: 'connection', state: 'connected' });
     },
   };
   const refuse = async (): Promise<never> => {
@@ -42,6 +50,10 @@ function remoteBroker() {
     },
     async connect() {
       broker.connects += 1;
+      if (broker.badPassword) {
+        broker.state = 'error';
+        throw new BrokerError('MT5 login refused: invalid account number or password', 'auth');
+      }
       if (broker.down) {
         broker.state = 'error';
         throw new BrokerError('MT5 bridge unreachable: connection refused', 'unavailable');
@@ -141,6 +153,33 @@ describeEachDb('broker registry', (target) => {
     remote.broker.drop();
     await waitFor(() => reconciled.length === 2, 'the reconnect after a drop');
     expect(registry.state(mt5.id)).toBe('connected');
+
+    // An adapter that restores its own link is reconciled too, so nothing that happened meanwhile is missed.
+    remote.broker.selfReconnect();
+    await waitFor(() => reconciled.length === 3, 'the reconcile after the adapter reconnected by itself');
+  });
+
+  it('does not retry refused credentials in the background', async () => {
+    const carol = await h.user('carol');
+    const created = await h.request('POST', '/api/accounts/create/', {
+      token: carol.token,
+      body: { name: 'Wrong pw', platform: 'MT5', account_number: '2', password: 'bad', broker_server: 'Srv' },
+    });
+    const mt5 = await h.ctx.db
+      .selectFrom('trading_accounts')
+      .selectAll()
+      .where('id', '=', created.json().id)
+      .executeTakeFirstOrThrow();
+    await registry.evict(mt5.id);
+    remote.broker.badPassword = true;
+    remote.broker.state = 'disconnected';
+    const before = remote.broker.connects;
+    await expect(registry.connected(mt5)).rejects.toMatchObject({ statusCode: 502 });
+    expect(remote.broker.connects).toBe(before + 1);
+    // Several backoff periods pass without another login attempt with the same password.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(remote.broker.connects).toBe(before + 1);
+    remote.broker.badPassword = false;
   });
 
   it('maps business refusals to 422 and unknown things to 404', async () => {

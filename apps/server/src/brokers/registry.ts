@@ -61,6 +61,10 @@ interface Entry {
   retryAfter: number;
   /** Connected at least once: any later connect is a reconnect and reconciles. */
   wasConnected: boolean;
+  /** The broker refused our credentials: retrying them in the background would only lock the account. */
+  authFailed: boolean;
+  /** The adapter's last reported connection state. */
+  lastState?: ConnectionState;
   lastError?: string;
   timer?: NodeJS.Timeout;
   stopEvents: () => void;
@@ -125,10 +129,20 @@ export function createBrokerRegistry(
       attempt: 0,
       retryAfter: 0,
       wasConnected: false,
+      authFailed: false,
       stopEvents: () => undefined,
     };
     entry.stopEvents = adapter.onEvent((e) => {
       if (e.type !== 'connection' || closed || entries.get(account.id) !== entry) return;
+      const previous = entry.lastState;
+      entry.lastState = e.state;
+      // An adapter that reconnected by itself: reconcile and tell listeners, as after our own reconnects.
+      if (e.state === 'connected' && previous !== 'connected' && entry.wasConnected && !entry.connecting) {
+        void afterConnect(entry, true).catch((err: unknown) =>
+          ctx.log.warn({ err, account: account.id }, 'reconcile after reconnect failed'),
+        );
+        return;
+      }
       // A remote broker that drops us is reconnected in the background; the SIM never drops.
       if (
         (e.state === 'disconnected' || e.state === 'error') &&
@@ -157,7 +171,7 @@ export function createBrokerRegistry(
   }
 
   function scheduleReconnect(entry: Entry): void {
-    if (entry.timer || closed) return;
+    if (entry.timer || closed || entry.authFailed) return;
     const delay = delayOf(entry.attempt);
     entry.timer = setTimeout(() => {
       entry.timer = undefined;
@@ -167,6 +181,15 @@ export function createBrokerRegistry(
     entry.timer.unref();
   }
 
+  async function afterConnect(entry: Entry, isReconnect: boolean): Promise<void> {
+    if (isReconnect) {
+      // Whatever happened while we were away (fills, stops, closes) is taken from the broker.
+      const rec = await entry.adapter.reconcile();
+      for (const fn of reconciledListeners) notify(() => fn(entry.account.id, rec));
+    }
+    for (const fn of connectedListeners) notify(() => fn(entry.account));
+  }
+
   function connect(entry: Entry, reconnecting: boolean): Promise<void> {
     entry.connecting ??= (async () => {
       try {
@@ -174,15 +197,13 @@ export function createBrokerRegistry(
         entry.attempt = 0;
         entry.retryAfter = 0;
         entry.lastError = undefined;
+        entry.authFailed = false;
+        entry.lastState = 'connected';
         const isReconnect = reconnecting || entry.wasConnected;
         entry.wasConnected = true;
-        if (isReconnect) {
-          // Whatever happened while we were away (fills, stops, closes) is taken from the broker.
-          const rec = await entry.adapter.reconcile();
-          for (const fn of reconciledListeners) notify(() => fn(entry.account.id, rec));
-        }
-        for (const fn of connectedListeners) notify(() => fn(entry.account));
+        await afterConnect(entry, isReconnect);
       } catch (e) {
+        entry.authFailed = e instanceof BrokerError && e.kind === 'auth';
         entry.lastError = e instanceof Error ? e.message : String(e);
         entry.retryAfter = Date.now() + delayOf(entry.attempt);
         entry.attempt += 1;
