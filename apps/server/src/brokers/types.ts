@@ -120,7 +120,8 @@ export interface PendingOrder {
   client_order_id?: string;
 }
 
-export type DealReason = 'MARKET' | 'LIMIT' | 'STOP_LOSS' | 'TAKE_PROFIT' | 'CLOSE' | 'PARTIAL_CLOSE' | 'STOP_OUT' | 'EXTERNAL';
+export type DealReason =
+  'MARKET' | 'LIMIT' | 'STOP_LOSS' | 'TAKE_PROFIT' | 'CLOSE' | 'PARTIAL_CLOSE' | 'STOP_OUT' | 'EXTERNAL';
 
 export interface Deal {
   deal_id: string;
@@ -186,12 +187,15 @@ export interface BrokerAdapter {
   symbolInfo(symbol: string): Promise<SymbolInfo>;
   /** Latest quote, if one is known. */
   quote(symbol: string): Promise<Quote>;
-  /** Calls `onQuote` on every tick of `symbol` until the returned function is called. */
+  /** Calls `onQuote` with the latest known quote and then on every tick of `symbol`, until the returned function is called. */
   subscribeQuotes(symbol: string, onQuote: (q: Quote) => void): () => void;
   candles(symbol: string, timeframe: Timeframe, fromMs: number, toMs: number): Promise<Candle[]>;
 
   placeOrder(req: PlaceOrderRequest): Promise<PlaceOrderResult>;
-  amendPosition(positionId: string, stops: { stop_loss?: number | null; take_profit?: number | null }): Promise<Position>;
+  amendPosition(
+    positionId: string,
+    stops: { stop_loss?: number | null; take_profit?: number | null },
+  ): Promise<Position>;
   /** Closes `volume` lots of the position, or all of it when volume is omitted. */
   closePosition(positionId: string, volume?: number): Promise<Deal>;
   cancelOrder(orderId: string): Promise<void>;

@@ -675,7 +675,16 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
     },
     subscribeQuotes(symbol, onQuote) {
       specOf(symbol);
-      return market.subscribe(symbol, onQuote);
+      // A new watcher sees the current price at once, even while the market is closed and no tick comes.
+      let active = true;
+      queueMicrotask(() => {
+        if (active) onQuote(market.quoteAt(symbol, now()));
+      });
+      const stop = market.subscribe(symbol, onQuote);
+      return () => {
+        active = false;
+        stop();
+      };
     },
     async candles(symbol, timeframe, fromMs, toMs) {
       specOf(symbol);

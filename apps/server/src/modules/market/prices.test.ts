@@ -176,3 +176,26 @@ describeEachDb('price stream', (target) => {
     expect(priceHub(h.ctx).stats().topics).toBe(0);
   });
 });
+
+describeEachDb('price stream while the market is closed', (target) => {
+  let h: Harness;
+  const SATURDAY = Date.parse('2026-01-10T12:00:00Z');
+  beforeAll(async () => {
+    h = await createHarness(target, { simNow: () => SATURDAY });
+  });
+  afterAll(() => h.close());
+
+  it('sends the last price at once, so a watcher never stares at an empty quote over the weekend', async () => {
+    const { token } = await h.user('weekend');
+    const account = (await h.request('GET', '/api/accounts/', { token })).json()[0].id;
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = h.app.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : 0;
+    const c = connect(`ws://127.0.0.1:${port}/ws/prices/${account}/EURUSD?token=${token}`);
+    const first = await c.next();
+    const friday = createSimMarket({ seed: h.config.simSeed }).quoteAt('EURUSD', SATURDAY);
+    expect(first).toEqual({ bid: friday.bid, ask: friday.ask, time: new Date(friday.time).toISOString() });
+    c.ws.close();
+    await c.closed;
+  });
+});
