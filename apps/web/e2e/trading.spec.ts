@@ -322,6 +322,11 @@ test('a risk rule refusing an order shows its reason in the trade modal', async 
   await expect(alert).toContainText('max_trade_risk');
   await expect(alert).toContainText('0.5');
   await expect(dialog.getByRole('button', { name: 'Execute Trade' })).toBeEnabled();
+  // An ATR stop reads the ATR of the chosen timeframe from the server and sizes from it.
+  await dialog.getByText('ATR', { exact: true }).click();
+  await expect(dialog.getByLabel('ATR Multiplier')).toHaveValue('1.5');
+  await expect(dialog.getByTestId('atr-value')).toHaveText(/^\d+\.\d{2}$/);
+  await expect(dialog.getByTestId('calc-lot-size')).toHaveText(/^\d+\.\d{2}$/);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(page.getByText('No open positions to show')).toBeVisible();

@@ -25,6 +25,7 @@ import {
   targetsFromProfile,
   type TradePlan,
 } from '@tradedesk/domain';
+import { errorMessage } from '../../app/errors';
 import { useAccountDetails, useAccounts } from '../accounts/accounts.api';
 import { useLivePrice } from '../market/useLivePrice';
 import { useRiskSettings } from '../risk/risk.api';
@@ -194,6 +195,7 @@ function TradeFormBody({
     ask: price.ask,
     info,
     equity: details.data?.equity,
+    equityError: details.isError ? errorMessage(details.error, 'the broker did not answer') : null,
     accountCurrency: details.data?.currency ?? account?.currency,
     maxLotSize: risk.data?.max_lot_size,
     atr: needsAtr ? (atr.isLoading ? undefined : (atr.data ?? null)) : null,
@@ -411,7 +413,7 @@ function TradeFormBody({
                 />
                 <Text size="sm" pb={8}>
                   ATR ({form.timeframe}):{' '}
-                  <b>
+                  <b data-testid="atr-value">
                     {atr.isLoading
                       ? '…'
                       : atr.data != null

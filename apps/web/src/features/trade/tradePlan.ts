@@ -101,6 +101,8 @@ export interface PlanContext {
   ask: number | null;
   info: SymbolInfoBody | undefined;
   equity: number | undefined;
+  /** Why the equity could not be read, when it could not. */
+  equityError?: string | null;
   accountCurrency: string | undefined;
   maxLotSize: number | null | undefined;
   atr: number | null | undefined;
@@ -132,8 +134,11 @@ export type PlanResult =
 export function computePlan(form: TradeForm, ctx: PlanContext): PlanResult {
   const { info } = ctx;
   if (!info) return { ok: false, waiting: true, message: 'Loading symbol info…' };
-  if (ctx.equity === undefined || !ctx.accountCurrency)
+  if (ctx.equity === undefined || !ctx.accountCurrency) {
+    if (ctx.equityError)
+      return { ok: false, waiting: false, message: `Account equity unavailable: ${ctx.equityError}` };
     return { ok: false, waiting: true, message: 'Loading account equity…' };
+  }
   const livePrice = form.direction === 'BUY' ? ctx.ask : ctx.bid;
   const entry = form.orderType === 'LIMIT' ? n(form.limitPrice) : livePrice;
   if (form.orderType === 'LIMIT' && !(Number.isFinite(entry) && (entry as number) > 0))
