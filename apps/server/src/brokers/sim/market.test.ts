@@ -291,6 +291,36 @@ describe('session volatility', () => {
     expect(cash / asia).toBeGreaterThan(1.6);
   });
 
+  it('moves USD pairs together through a common dollar factor', () => {
+    const dailyReturns = (symbol: string) => {
+      const out: number[] = [];
+      for (let d = 0; d < 400; d++) {
+        const t = Date.UTC(2025, 0, 1, 21) + d * DAY;
+        const dow = new Date(t).getUTCDay();
+        if (dow === 0 || dow === 6 || dow === 5) continue;
+        out.push(Math.log(mid(market.quoteAt(symbol, t + DAY)) / mid(market.quoteAt(symbol, t))));
+      }
+      return out;
+    };
+    const corr = (a: number[], b: number[]) => {
+      const ma = a.reduce((x, y) => x + y) / a.length;
+      const mb = b.reduce((x, y) => x + y) / b.length;
+      let cov = 0;
+      let va = 0;
+      let vb = 0;
+      a.forEach((x, i) => {
+        cov += (x - ma) * (b[i]! - mb);
+        va += (x - ma) ** 2;
+        vb += (b[i]! - mb) ** 2;
+      });
+      return cov / Math.sqrt(va * vb);
+    };
+    const eur = dailyReturns('EURUSD');
+    expect(corr(eur, dailyReturns('GBPUSD'))).toBeGreaterThan(0.2);
+    expect(corr(eur, dailyReturns('USDCHF'))).toBeLessThan(-0.2);
+    expect(Math.abs(corr(eur, dailyReturns('US100')))).toBeLessThan(0.2);
+  });
+
   it('differs by symbol', () => {
     const eurusd = meanAbsMinuteReturn('EURUSD', 12, 16);
     const btc = meanAbsMinuteReturn('BTCUSD', 12, 16);

@@ -6,7 +6,7 @@ import type { SimMarket, SimSymbolSpec } from './market-types';
 import { CrossPath, PrimaryPath, type LogPricePath } from './price-path';
 import { SymbolPricer } from './quotes';
 import { sessionTable } from './sessions';
-import { SIM_SYMBOLS, syntheticSymbols, toSpec } from './symbols';
+import { SIM_SYMBOLS, syntheticSymbols, toSpec, USD_FACTOR } from './symbols';
 
 const TIMEFRAMES = new Set<Timeframe>(['M1', 'M5', 'M15', 'M30', 'H1', 'H4', 'D1', 'W1', 'MN1']);
 
@@ -39,7 +39,26 @@ export function createSimMarket(opts: SimMarketOptions): SimMarketExt {
   const specs = new Map<string, SimSymbolSpec>(catalogue.map((d) => [d.symbol, toSpec(d)]));
 
   const paths = new Map<string, LogPricePath>();
-  for (const d of catalogue) if (!d.legs) paths.set(d.symbol, new PrimaryPath(seed, d));
+  const usd = new PrimaryPath(seed, USD_FACTOR);
+  for (const d of catalogue) {
+    if (d.legs) continue;
+    if (!d.usd_loading) {
+      paths.set(d.symbol, new PrimaryPath(seed, d));
+      continue;
+    }
+    // Own volatility such that own + dollar factor has the symbol's total annual_vol.
+    const ownVol = Math.sqrt(
+      Math.max(d.annual_vol ** 2 - USD_FACTOR.annual_vol ** 2, (0.3 * d.annual_vol) ** 2),
+    );
+    const own = new PrimaryPath(seed, { ...d, annual_vol: ownVol });
+    paths.set(
+      d.symbol,
+      new CrossPath([
+        { path: own, power: 1 },
+        { path: usd, power: d.usd_loading },
+      ]),
+    );
+  }
   for (const d of catalogue) {
     if (!d.legs) continue;
     paths.set(d.symbol, new CrossPath(d.legs.map((l) => ({ path: paths.get(l.symbol)!, power: l.power }))));

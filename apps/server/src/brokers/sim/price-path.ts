@@ -55,7 +55,7 @@ export class PrimaryPath implements LogPricePath {
 
   constructor(
     private readonly seed: number,
-    def: SimSymbolDef,
+    def: Pick<SimSymbolDef, 'symbol' | 'anchor_price' | 'annual_vol' | 'profile'>,
   ) {
     this.symId = stringId(def.symbol);
     this.logAnchor = Math.log(def.anchor_price);
@@ -291,9 +291,23 @@ function unit(h: number): number {
   return ((h >>> 0) + 0.5) / TWO32;
 }
 
-/** A cross rate: the product of its legs (e.g. EURJPY = EURUSD x USDJPY), so it always agrees with them. */
+/**
+ * A product of paths (a sum in log space): a cross rate from its legs (EURJPY = EURUSD x USDJPY, so
+ * it always agrees with them), or a USD pair from its own path and the common dollar factor.
+ */
 export class CrossPath implements LogPricePath {
-  constructor(private readonly legs: { path: LogPricePath; power: number }[]) {}
+  readonly legs: { path: LogPricePath; power: number }[];
+
+  /** Nested products are flattened and opposite terms cancel (EURUSD x USDJPY: the dollar factor drops out). */
+  constructor(legs: { path: LogPricePath; power: number }[]) {
+    const powers = new Map<LogPricePath, number>();
+    const add = (path: LogPricePath, power: number) => {
+      if (path instanceof CrossPath) for (const l of path.legs) add(l.path, power * l.power);
+      else powers.set(path, (powers.get(path) ?? 0) + power);
+    };
+    for (const l of legs) add(l.path, l.power);
+    this.legs = [...powers].filter(([, p]) => p !== 0).map(([path, power]) => ({ path, power }));
+  }
 
   logMid(k: number): number {
     let x = 0;

@@ -19,7 +19,20 @@ export interface SimSymbolDef extends SimSymbolSpec {
   profile: SessionProfile;
   /** Set for crosses whose price is derived from primary symbols, so that they agree with their legs. */
   legs?: CrossLeg[];
+  /**
+   * Exposure to the common US-dollar factor: +1 when USD is the base (USDJPY), -1 when it is the
+   * quote (EURUSD, XAUUSD). It makes USD pairs move together as they do in reality.
+   */
+  usd_loading?: 1 | -1;
 }
+
+/** The hidden common dollar factor (log price around 0), shared by every USD pair. */
+export const USD_FACTOR = {
+  symbol: '$USD',
+  anchor_price: 1,
+  annual_vol: 0.05,
+  profile: 'fx' as SessionProfile,
+};
 
 type Common = Pick<SimSymbolDef, 'volume_min' | 'volume_step' | 'volume_max'>;
 const LOTS: Common = { volume_min: 0.01, volume_step: 0.01, volume_max: 100 };
@@ -57,6 +70,8 @@ function fx(
     profile,
   };
   if (legs) def.legs = legs;
+  else if (def.base_currency === 'USD') def.usd_loading = 1;
+  else if (def.quote_currency === 'USD') def.usd_loading = -1;
   return def;
 }
 
@@ -73,7 +88,8 @@ function round(x: number, digits: number): number {
  * - spreads are raw (ECN-like) spreads in price units, widened by the session schedule;
  * - commission: USD 3.50 per lot per side on FX and gold, none on indices and crypto.
  * EURJPY and GBPJPY are crosses: their price is EURUSD x USDJPY and GBPUSD x USDJPY, and their
- * `annual_vol` is the implied figure (legs are independent), given for information.
+ * `annual_vol` is an approximate implied figure, given for information. USD pairs and gold share a
+ * common dollar factor (USD_FACTOR); `annual_vol` is their total volatility, factor included.
  */
 export const SIM_SYMBOLS: readonly SimSymbolDef[] = [
   fx('EURUSD', 'Euro vs US Dollar', 1.16, 0.2, 0.07),
@@ -109,6 +125,7 @@ export const SIM_SYMBOLS: readonly SimSymbolDef[] = [
     commission_per_lot: FX_COMMISSION,
     anchor_price: 4000,
     profile: 'metal',
+    usd_loading: -1,
   },
   index('US100', 'US Tech 100 Index', 25_000, 1.0, 0.22),
   index('US30', 'US Wall Street 30 Index', 46_000, 2.0, 0.16),
@@ -163,10 +180,11 @@ function index(
 
 /** The spec part (what the interface exposes), without the simulator's internals. */
 export function toSpec(def: SimSymbolDef): SimSymbolSpec {
-  const { anchor_price: _a, profile: _p, legs: _l, ...spec } = def;
+  const { anchor_price: _a, profile: _p, legs: _l, usd_loading: _u, ...spec } = def;
   void _a;
   void _p;
   void _l;
+  void _u;
   return spec;
 }
 
