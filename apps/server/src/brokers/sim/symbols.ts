@@ -99,11 +99,11 @@ export const SIM_SYMBOLS: readonly SimSymbolDef[] = [
   fx('USDCAD', 'US Dollar vs Canadian Dollar', 1.39, 0.5, 0.06),
   fx('USDCHF', 'US Dollar vs Swiss Franc', 0.8, 0.5, 0.075),
   fx('NZDUSD', 'New Zealand Dollar vs US Dollar', 0.575, 0.6, 0.105, 'fx_asia'),
-  fx('EURJPY', 'Euro vs Japanese Yen', 1.16 * 152, 0.6, 0.114, 'fx_asia', [
+  fx('EURJPY', 'Euro vs Japanese Yen', 1.16 * 152, 0.6, 0.09, 'fx_asia', [
     { symbol: 'EURUSD', power: 1 },
     { symbol: 'USDJPY', power: 1 },
   ]),
-  fx('GBPJPY', 'Great Britain Pound vs Japanese Yen', 1.32 * 152, 1.2, 0.12, 'fx_asia', [
+  fx('GBPJPY', 'Great Britain Pound vs Japanese Yen', 1.32 * 152, 1.2, 0.1, 'fx_asia', [
     { symbol: 'GBPUSD', power: 1 },
     { symbol: 'USDJPY', power: 1 },
   ]),
