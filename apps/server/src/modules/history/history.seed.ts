@@ -35,7 +35,8 @@ export interface SeedTrade {
   }>;
 }
 
-const BATCH = 500;
+/** Bound parameters per INSERT stay under SQLite's 32,766 and PostgreSQL's 65,535. */
+const MAX_PARAMS = 30_000;
 
 export function seedTradeRow(
   t: SeedTrade,
@@ -111,16 +112,18 @@ export async function seedTrades(
       });
     }
   });
+  const tradeBatch = Math.floor(MAX_PARAMS / Object.keys(rows[0] ?? { id: 1 }).length);
+  const dealBatch = Math.floor(MAX_PARAMS / Object.keys(deals[0] ?? { id: 1 }).length);
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += BATCH)
+    for (let i = 0; i < rows.length; i += tradeBatch)
       await trx
         .insertInto('trades')
-        .values(rows.slice(i, i + BATCH))
+        .values(rows.slice(i, i + tradeBatch))
         .execute();
-    for (let i = 0; i < deals.length; i += BATCH)
+    for (let i = 0; i < deals.length; i += dealBatch)
       await trx
         .insertInto('trade_deals')
-        .values(deals.slice(i, i + BATCH))
+        .values(deals.slice(i, i + dealBatch))
         .execute();
   });
   return rows;

@@ -233,7 +233,8 @@ function build(ctx: AppContext) {
         closed_at: r.closed_at!,
       };
     }
-    const s = computeTradeStats(input, { max_points: EQUITY_CURVE_MAX_POINTS });
+    // Downsampling keeps two points a bucket plus the last one: one under the cap keeps it a cap.
+    const s = computeTradeStats(input, { max_points: EQUITY_CURVE_MAX_POINTS - 1 });
     const c = account.currency;
     const m = (v: number | null) => money(v, c);
     return {
