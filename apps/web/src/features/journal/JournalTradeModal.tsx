@@ -35,6 +35,7 @@ import {
   requestSnapshot,
   SNAPSHOT_MESSAGES,
   SNAPSHOT_TIMEFRAMES,
+  snapshotError,
   uploadAttachment,
   useSnapshotConfigs,
 } from './journal.api';
@@ -104,12 +105,8 @@ function JournalForm({ tradeId, symbol, defaultAction, onClose, onSubmitted }: J
     setError(null);
     setSnapError(null);
     if (!reason.trim()) return setError(JOURNAL_MESSAGES.reasonRequired);
-    if (configId) {
-      if (!snapSymbol) return setSnapError(SNAPSHOT_MESSAGES.symbolRequired);
-      if (timeframes.length === 0) return setSnapError(SNAPSHOT_MESSAGES.timeframeRequired);
-      if (timeframes.length > MAX_SNAPSHOT_TIMEFRAMES)
-        return setSnapError(SNAPSHOT_MESSAGES.tooManyTimeframes);
-    }
+    const snapProblem = snapshotError(configId, snapSymbol, timeframes);
+    if (snapProblem) return setSnapError(snapProblem);
     setBusy(true);
     let journalId: string;
     try {

@@ -4,6 +4,7 @@ import {
   DEFAULT_SNAPSHOT_SYMBOLS,
   DEFAULT_SNAPSHOT_TIMEFRAMES,
   SNAPSHOT_TIMEFRAMES,
+  snapshotError,
 } from './journal.api';
 
 describe('automated snapshot choices', () => {
@@ -17,5 +18,23 @@ describe('automated snapshot choices', () => {
     expect(addSymbol(['EURUSD'], '  ')).toEqual(['EURUSD']);
     expect(addSymbol(['EURUSD'], 'eurusd')).toEqual(['EURUSD']);
     expect(addSymbol(['EURUSD'], ' btcusd ')).toEqual(['EURUSD', 'BTCUSD']);
+  });
+});
+
+describe('automated snapshot validation', () => {
+  it('applies only when a template is chosen', () => {
+    expect(snapshotError(null, null, [])).toBeNull();
+  });
+  it('needs a symbol, at least one timeframe and at most five', () => {
+    expect(snapshotError('cfg', null, ['1h'])).toBe(
+      'Symbol is required for automated snapshot when a configuration is selected.',
+    );
+    expect(snapshotError('cfg', 'EURUSD', [])).toBe(
+      'At least one timeframe must be selected for automated snapshot.',
+    );
+    expect(snapshotError('cfg', 'EURUSD', ['1m', '3m', '5m', '15m', '30m', '1h'])).toBe(
+      'No more than 5 timeframes can be selected for automated snapshot.',
+    );
+    expect(snapshotError('cfg', 'EURUSD', DEFAULT_SNAPSHOT_TIMEFRAMES)).toBeNull();
   });
 });

@@ -57,6 +57,19 @@ export function addSymbol(list: readonly string[], raw: string): string[] {
   return [...list, s];
 }
 
+/** The automated-snapshot checks (spec section 5), only when a template is chosen; null when fine. */
+export function snapshotError(
+  configId: string | null,
+  symbol: string | null,
+  timeframes: readonly string[],
+): string | null {
+  if (!configId) return null;
+  if (!symbol || !symbol.trim()) return SNAPSHOT_MESSAGES.symbolRequired;
+  if (timeframes.length === 0) return SNAPSHOT_MESSAGES.timeframeRequired;
+  if (timeframes.length > MAX_SNAPSHOT_TIMEFRAMES) return SNAPSHOT_MESSAGES.tooManyTimeframes;
+  return null;
+}
+
 export const journalsKey = (tradeId: string) => ['journals', tradeId] as const;
 
 export function useTradeJournals(tradeId: string | null | undefined) {
