@@ -348,14 +348,16 @@ describe('candles', () => {
         const from = now - (span ?? 2 * 365 * DAY);
         const candles = market.candles(symbol, tf, from, now + 1, now);
         expect(candles.length).toBeGreaterThan(2);
-        for (const c of candles) {
-          expect(c.low).toBeLessThanOrEqual(Math.min(c.open, c.close));
-          expect(c.high).toBeGreaterThanOrEqual(Math.max(c.open, c.close));
-          expect(c.volume).toBeGreaterThan(0);
-          for (const p of [c.open, c.high, c.low, c.close]) expect(hasDigits(p, digits)).toBe(true);
-        }
-        for (let i = 1; i < candles.length; i++)
-          expect(candles[i]!.time).toBeGreaterThan(candles[i - 1]!.time);
+        // Collected, then asserted once (tens of thousands of expect() calls would be slow).
+        const bad = candles.filter(
+          (c, i) =>
+            c.low > Math.min(c.open, c.close) ||
+            c.high < Math.max(c.open, c.close) ||
+            !(c.volume > 0) ||
+            ![c.open, c.high, c.low, c.close].every((p) => hasDigits(p, digits)) ||
+            (i > 0 && c.time <= candles[i - 1]!.time),
+        );
+        expect(bad, `${symbol} ${tf}`).toEqual([]);
       }
     }
   });
