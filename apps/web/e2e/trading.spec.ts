@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page, Route } from '@playwright/test';
 import { expect, signIn, test, type TestUser } from './fixtures';
 
 /**
@@ -268,7 +268,10 @@ test('trade from risk, journal with an image, manage the position on the dashboa
   await expect(cell(other, COL.tp)).toHaveText(Number(newTp).toFixed(5));
 });
 
-test('a multi-TP trade follows the default 50/50 plan at 1.5R and 3R', async ({ page, user }) => {
+test('a multi-TP trade follows the default 50/50 plan at 1.5R and 3R; busy states while executing and closing', async ({
+  page,
+  user,
+}) => {
   await signIn(page, user);
   await page.goto('/dashboard');
   const dialog = await fillTrade(page, 'Buy');
@@ -282,7 +285,15 @@ test('a multi-TP trade follows the default 50/50 plan at 1.5R and 3R', async ({ 
   await expect(calc).toContainText('Target 2: 0.06 lots');
   // 0.06 × 600 + 0.06 × 1200 = 108 over a 48 risk.
   await expect(dialog.getByTestId('calc-reward')).toContainText('108.00 USD (+2.25R)');
+  // Slow the network down a little so the busy states can be seen.
+  const slow = async (route: Route) => {
+    await new Promise((r) => setTimeout(r, 1_500));
+    await route.continue();
+  };
+  await page.route('**/api/trades/execute/', slow);
   await dialog.getByRole('button', { name: 'Execute Trade' }).click();
+  await expect(dialog.getByRole('button', { name: 'Executing Trade...' })).toBeDisabled();
+  await expect(dialog.getByText('Price feed paused while the trade executes.')).toBeVisible();
   await expect(page.getByText('Trade executed successfully!')).toBeVisible();
   await page
     .getByRole('dialog', { name: 'Journal This Trade' })
@@ -291,6 +302,16 @@ test('a multi-TP trade follows the default 50/50 plan at 1.5R and 3R', async ({ 
   const row = page.getByRole('table', { name: 'Open positions' }).locator('tbody tr');
   await expect(row).toHaveCount(1);
   await expect(cell(row, COL.lots)).toHaveText(EXPECTED_LOTS);
+
+  await page.route('**/api/trades/close/**', slow);
+  await row.getByRole('button', { name: `Close ${SYMBOL}` }).click();
+  await page
+    .getByRole('dialog', { name: 'Close trade' })
+    .getByRole('button', { name: 'Close Trade' })
+    .click();
+  await expect(row.getByRole('button', { name: 'Closing...' })).toBeDisabled();
+  await expect(page.getByText('Trade closed successfully!')).toBeVisible();
+  await expect(page.getByText('No open positions to show')).toBeVisible();
 });
 
 test('a risk rule refusing an order shows its reason in the trade modal', async ({ page, request, user }) => {
