@@ -18,7 +18,7 @@ import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { sumMoney } from '@tradedesk/domain';
+import { currencyDecimals, sumMoney } from '@tradedesk/domain';
 import { errorMessage } from '../../app/errors';
 import { useAccounts } from '../accounts/accounts.api';
 import { PlaceTradeModal } from '../trade/PlaceTradeModal';
@@ -50,8 +50,6 @@ const COLUMNS = [
 
 type Action = 'sl' | 'tp' | 'partial';
 
-const money = (v: number) => v.toFixed(2);
-
 export function DashboardPage() {
   const qc = useQueryClient();
   const accounts = useAccounts();
@@ -70,9 +68,12 @@ export function DashboardPage() {
   const refresh = () => {
     if (accountId) void qc.invalidateQueries({ queryKey: openPositionsKey(accountId) });
   };
+  const currency = accounts.data?.find((a) => a.id === accountId)?.currency ?? 'USD';
+  const decimals = currencyDecimals(currency);
+  const money = (v: number) => v.toFixed(decimals);
   const totalPl = sumMoney(
     rows.map((p) => p.current_pl ?? 0),
-    2,
+    decimals,
   );
 
   function confirmClose(p: OpenPosition) {

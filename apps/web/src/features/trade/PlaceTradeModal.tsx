@@ -20,6 +20,7 @@ import { notifications } from '@mantine/notifications';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import {
+  currencyDecimals,
   DEFAULT_ATR_MULTIPLIER,
   DEFAULT_TARGETS,
   targetsFromProfile,
@@ -533,7 +534,7 @@ function TradeFormBody({
 }
 
 function Calculations({ result, currency }: { result: ReturnType<typeof computePlan>; currency: string }) {
-  const money = (v: number) => `${v.toFixed(2)} ${currency}`;
+  const money = (v: number) => `${v.toFixed(currencyDecimals(currency || 'USD'))} ${currency}`;
   return (
     <Card withBorder padding="sm" component="section" aria-label="Trade calculations">
       <Title order={5} mb="xs">
