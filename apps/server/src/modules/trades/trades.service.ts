@@ -518,57 +518,66 @@ function build(ctx: AppContext) {
     } else if (tpPrice !== null) {
       trade.projected_profit_minor = minor(pnl(tpPrice, volume), info.currency);
     }
-    let result;
-    try {
-      result = await adapter.placeOrder({
-        client_order_id: clientOrderId,
-        symbol: symbol.symbol,
-        side: body.direction,
-        kind: orderType,
-        volume,
-        ...(orderType === 'LIMIT' ? { limit_price: reference } : {}),
-        stop_loss: { distance: body.stop_loss_distance },
-        ...(tp ? { take_profit: tp } : {}),
-        comment: `tradedesk ${trade.id.slice(0, 8)}`,
-      });
-    } catch (e) {
-      throw toHttp(e);
-    }
-    trade.order_id = result.order_id;
-    let row: TradesTable = trade;
-    if (result.status === 'FILLED' && result.position_id) {
-      const fill = {
-        position_id: result.position_id,
-        order_id: result.order_id,
-        price: result.fill_price ?? reference,
-        time: result.filled_at ?? nowIso(),
+    return sync.inFlight(clientOrderId, async () => {
+      let result;
+      try {
+        result = await adapter.placeOrder({
+          client_order_id: clientOrderId,
+          symbol: symbol.symbol,
+          side: body.direction,
+          kind: orderType,
+          volume,
+          ...(orderType === 'LIMIT' ? { limit_price: reference } : {}),
+          stop_loss: { distance: body.stop_loss_distance },
+          ...(tp ? { take_profit: tp } : {}),
+          comment: `tradedesk ${trade.id.slice(0, 8)}`,
+        });
+      } catch (e) {
+        throw toHttp(e);
+      }
+      trade.order_id = result.order_id;
+      let row: TradesTable = trade;
+      if (result.status === 'FILLED' && result.position_id) {
+        const fill = {
+          position_id: result.position_id,
+          order_id: result.order_id,
+          price: result.fill_price ?? reference,
+          time: result.filled_at ?? nowIso(),
+        };
+        row = { ...trade, ...filledFields(trade, fill, symbol, rate) };
+      }
+      // One commit for the trade, the fill seen so far and the idempotent answer. A broker event
+      // that arrives before it finds no row and is settled by the reconcile of the next read.
+      const response: TradeExecuteResponse = {
+        trade_id: row.id,
+        status: row.status,
+        message: TRADE_MESSAGES.executed,
       };
-      row = { ...trade, ...filledFields(trade, fill, symbol, rate) };
-    }
-    // One commit for the trade, the fill seen so far and the idempotent answer. A broker event
-    // that arrives before it finds no row and is settled by the reconcile of the next read.
-    const response: TradeExecuteResponse = {
-      trade_id: row.id,
-      status: row.status,
-      message: TRADE_MESSAGES.executed,
-    };
-    const deals = row.position_id ? sync.takeStash(account.id, row.position_id) : [];
-    try {
-      await writer.write(async (trx) => {
-        const r = tradesRepo(trx);
-        await r.insert(row);
-        for (const d of deals) await r.insertDeal(dealRow(row, d));
-        if (idempotencyKey) await r.saveRequest(user.id, idempotencyKey, 200, JSON.stringify(response));
-      });
-    } catch (e) {
-      // The same client order id placed twice at once: the broker gave both the first order.
-      const existing = await repo.byClientOrderId(account.id, clientOrderId);
-      if (!existing) throw e;
-      return { trade_id: existing.id, status: existing.status, message: TRADE_MESSAGES.executed };
-    }
-    sync.invalidate(account.id);
-    sync.watch(account.id, row);
-    return response;
+      const deals = row.position_id ? sync.takeStash(account.id, row.position_id) : [];
+      try {
+        await writer.write(async (trx) => {
+          const r = tradesRepo(trx);
+          await r.insert(row);
+          for (const d of deals) await r.insertDeal(dealRow(row, d));
+          if (idempotencyKey) await r.saveRequest(user.id, idempotencyKey, 200, JSON.stringify(response));
+        });
+      } catch (e) {
+        // The same client order id placed twice at once: the broker gave both the first order.
+        const existing = await repo.byClientOrderId(account.id, clientOrderId);
+        if (!existing) throw e;
+        return { trade_id: existing.id, status: existing.status, message: TRADE_MESSAGES.executed };
+      }
+      sync.invalidate(account.id);
+      if (row.status === 'open') sync.watch(account.id, row);
+      else {
+        // A limit that filled before its row existed: its events found nothing, so look once more.
+        const pending = row;
+        void sync
+          .serial(account.id, () => sync.reconcile(account, adapter, [pending]))
+          .catch((err: unknown) => ctx.log.warn({ err, trade: pending.id }, 'pending trade check failed'));
+      }
+      return response;
+    });
   }
 
   /**

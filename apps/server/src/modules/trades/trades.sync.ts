@@ -63,6 +63,8 @@ export function createTradeSync(ctx: AppContext, hooks: TradeSyncHooks) {
   const brokers = brokerRegistry(ctx);
   const states = new Map<string, AccountState>();
   const invalidators = new Set<(accountId: string) => void>();
+  /** Client order ids of execute calls between their order and their trade row. */
+  const inFlight = new Set<string>();
   let closed = false;
 
   const invalidate = (accountId: string) => {
@@ -242,9 +244,13 @@ export function createTradeSync(ctx: AppContext, hooks: TradeSyncHooks) {
         }
       }
     }
+    const brokerNow = account.platform === 'SIM' ? brokers.sim.now() : Date.now();
     for (const p of r.positions) {
       if (claimed.has(p.position_id)) continue;
       if (p.client_order_id && live.some((t) => t.client_order_id === p.client_order_id)) continue;
+      // An execute call writes its trade just after the fill: never adopt its position meanwhile.
+      if (p.client_order_id && inFlight.has(p.client_order_id)) continue;
+      if (brokerNow - Date.parse(p.opened_at) < IN_FLIGHT_MS) continue;
       if (await repo.byPositionId(account.id, p.position_id)) continue;
       await adopt(account, p);
     }
@@ -303,7 +309,8 @@ export function createTradeSync(ctx: AppContext, hooks: TradeSyncHooks) {
     if (adapter.capabilities.dealHistory && trade.position_id) {
       try {
         const from = trade.opened_at ?? trade.created_at;
-        const deals = await adapter.deals(from, new Date(Date.now() + 60_000).toISOString());
+        const until = Math.max(Date.now(), brokers.sim.now()) + 60_000;
+        const deals = await adapter.deals(from, new Date(until).toISOString());
         for (const d of deals)
           if (d.position_id === trade.position_id) await repo.insertDeal(dealRow(trade, d));
       } catch (err) {
@@ -455,6 +462,15 @@ export function createTradeSync(ctx: AppContext, hooks: TradeSyncHooks) {
     },
     reconcile,
     resume,
+    /** Marks an execute call's order as in flight until `done` settles, so no reconcile adopts it. */
+    async inFlight<T>(clientOrderId: string, done: () => Promise<T>): Promise<T> {
+      inFlight.add(clientOrderId);
+      try {
+        return await done();
+      } finally {
+        inFlight.delete(clientOrderId);
+      }
+    },
     invalidate,
     /** Runs `fn` in the account's event order, so that it never interleaves with the sync. */
     serial<T>(accountId: string, fn: () => Promise<T>): Promise<T> {

@@ -593,6 +593,61 @@ describeEachDb('trades API', (target) => {
     ]);
   });
 
+  it('resolves ATR and PRICE targets from the fill: ATR from the trade timeframe, the last one as the broker TP', async () => {
+    clock = WEDNESDAY + 11 * HOUR;
+    const t = await trader();
+    const atr = (
+      await h.request('GET', `/api/get_indicator/EURUSD/1H/ATR?account_id=${t.accountId}`, { token: t.token })
+    ).json().value as number;
+    expect(atr).toBeGreaterThan(0);
+    const ask = quote('EURUSD').ask;
+    const finalPrice = round(ask + 0.005, 5);
+    const res = await execute(
+      t,
+      await body(t, {
+        timeframe: '1H',
+        partial_profit: true,
+        targets: [
+          { rank: 1, share: 0.4, tp_type: 'ATR', atr_multiplier: 1 },
+          { rank: 2, share: 0.6, tp_type: 'PRICE', price: finalPrice },
+        ],
+      }),
+    );
+    expect(res.statusCode).toBe(200);
+    const [p] = await positions(t);
+    expect(p!.profit_target).toBe(finalPrice);
+    const targets = JSON.parse((await tradeRow(res.json().trade_id)).targets!);
+    expect(targets).toEqual([
+      expect.objectContaining({
+        rank: 1,
+        tp_type: 'ATR',
+        volume: 0.1,
+        managed_by: 'server',
+        status: 'pending',
+        price: round(p!.entry_price! + atr, 5),
+      }),
+      expect.objectContaining({
+        rank: 2,
+        tp_type: 'PRICE',
+        volume: 0.15,
+        managed_by: 'broker',
+        status: 'pending',
+        price: finalPrice,
+      }),
+    ]);
+    // A target on the wrong side is refused before any order leaves.
+    const wrong = await execute(
+      t,
+      await body(t, {
+        partial_profit: true,
+        targets: [{ rank: 1, share: 1, tp_type: 'PRICE', price: round(ask - 0.003, 5) }],
+      }),
+    );
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().detail).toMatch(/^Target 1: Take profit must be above the entry price for a BUY/);
+    expect(await positions(t)).toHaveLength(1);
+  });
+
   it('answers 502 when the account broker is down', async () => {
     const t = await trader();
     const created = await h.request('POST', '/api/accounts/create/', {
