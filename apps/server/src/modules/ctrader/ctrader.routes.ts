@@ -41,6 +41,9 @@ export function registerCTraderRoutes(app: FastifyInstance, ctx: AppContext): vo
     {
       config: { public: true },
       schema: { tags, querystring: ctraderCallbackQuery, response: errors },
+      // warn: the URL carries the authorisation code (worth a token pair with our client secret),
+      // and info-level request lines would log it.
+      logLevel: 'warn',
     },
     async (request, reply) => reply.redirect(await service.callback(request.query), 302),
   );

@@ -30,6 +30,9 @@ describeEachDb('cTrader OAuth and account binding', (target) => {
   let alice: string;
   let bob: string;
   let accountId: string;
+  const logLines: string[] = [];
+  /** Every authorisation code cTrader sent back to our callback. */
+  const codes: string[] = [];
 
   beforeAll(async () => {
     oauth = await new FakeOAuthServer({ ...CLIENT, grantedAccounts: [DEMO, LIVE] }).start();
@@ -66,6 +69,8 @@ describeEachDb('cTrader OAuth and account binding', (target) => {
         authUrl: oauth.authUrl,
         tokenUrl: oauth.tokenUrl,
       },
+      logLevel: 'info',
+      logStream: { write: (line: string) => void logLines.push(line) },
     });
     alice = (await h.user('alice')).token;
     bob = (await h.user('bob')).token;
@@ -96,6 +101,7 @@ describeEachDb('cTrader OAuth and account binding', (target) => {
     expect(consent.status).toBe(302);
     const back = new URL(consent.headers.get('location') as string);
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+    codes.push(back.searchParams.get('code') as string);
     const cb = await h.request('GET', `${back.pathname}${back.search}`);
     return { status: cb.statusCode, location: String(cb.headers.location ?? ''), body: cb.body };
   }
@@ -284,6 +290,21 @@ describeEachDb('cTrader OAuth and account binding', (target) => {
       (await h.request('GET', `/api/ctrader/api/ctrader/account/${accountId}/`, { token: alice })).statusCode,
     ).toBe(200);
     expect(oauth.requests.filter((r) => r.grant_type === 'refresh_token')).toHaveLength(refreshesBefore + 1);
+  });
+
+  it('never writes the authorisation code or the tokens to the log', async () => {
+    // The callback URL carries a code that, with our client secret, is worth a token pair.
+    const cb = await authorise();
+    expect(cb.status).toBe(302);
+    expect(codes.length).toBeGreaterThan(0);
+    expect(logLines.length).toBeGreaterThan(0);
+    const all = logLines.join('\n');
+    expect(all).toContain('/api/ctrader/api/ctrader/redirect/');
+    for (const code of codes) expect(all).not.toContain(code);
+    for (const t of oauth.issued) {
+      expect(all).not.toContain(t.accessToken);
+      expect(all).not.toContain(t.refreshToken);
+    }
   });
 
   it('answers 502 while the Open API is down and recovers once it is back', async () => {
