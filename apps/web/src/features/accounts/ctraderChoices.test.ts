@@ -41,6 +41,15 @@ describe('parseCTraderAccounts', () => {
     },
   );
 
+  it('reads a balance sent as a decimal string instead of showing it as unknown', () => {
+    const raw = JSON.stringify([
+      { accountId: 1, accountNumber: 2, brokerName: 'B', currency: 'USD', balance: '1520.50' },
+      { accountId: 3, balance: ' 980 ' },
+      { accountId: 4, balance: '1e9' },
+    ]);
+    expect(parseCTraderAccounts(raw).map((c) => c.balance)).toEqual([1520.5, 980, null]);
+  });
+
   it('leaves out entries without a usable account id, keeps the rest', () => {
     const raw = JSON.stringify([
       null,

@@ -26,7 +26,13 @@ function toChoice(x: unknown): CTraderChoice | null {
         ? id.trim()
         : null;
   if (accountId === null) return null;
-  const balance = typeof o.balance === 'number' && Number.isFinite(o.balance) ? o.balance : null;
+  // A balance may arrive as a decimal string (as some cTrader tools serialise money); anything else is unknown.
+  const balance =
+    typeof o.balance === 'number' && Number.isFinite(o.balance)
+      ? o.balance
+      : typeof o.balance === 'string' && /^-?\d+(\.\d+)?$/.test(o.balance.trim())
+        ? Number(o.balance.trim())
+        : null;
   return {
     accountId,
     accountNumber: str(o.accountNumber),
