@@ -3,6 +3,7 @@ import { Badge, Button, Card, Group, Stack, Text, type MantineColor } from '@man
 import { IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { useLivePrice, type LivePriceStatus, type PriceMove } from './useLivePrice';
 import classes from './LiveQuote.module.css';
+import { lastQuoteText } from './quoteTime';
 
 export const STATUS_LABEL: Record<LivePriceStatus, string> = {
   idle: 'Idle',
@@ -93,7 +94,7 @@ export function LiveQuote({ accountId, symbol, paused = false }: LiveQuoteProps)
         <Group justify="space-between" gap="xs">
           <Text size="xs" c="dimmed">
             {price.time
-              ? `Last quote ${new Date(price.time).toLocaleTimeString()}`
+              ? lastQuoteText(price.time)
               : price.status === 'live'
                 ? 'Waiting for a quote (the market may be closed).'
                 : 'No quote yet'}
