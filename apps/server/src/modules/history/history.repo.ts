@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { HistorySort, TradeStatus } from '@tradedesk/contract';
 import type { Db } from '../../db';
 import type { Database, HistorySyncStateTable } from '../../db/schema';
@@ -98,7 +98,13 @@ function after(eb: TradesEb, keys: SortKey[], values: KeyValue[]): Expression<Sq
       .map((p, j) => (values[j] === null ? eb(p.col, 'is', null) : eb(p.col, '=', values[j]!)));
     branches.push(equal.length ? eb.and([...equal, step]) : step);
   }
-  return branches.length ? eb.or(branches) : eb.lit(false);
+  if (!branches.length) return eb.lit(false);
+  // The leading key's bound, redundant but plain, lets the index start at the cursor.
+  const lead = keys[0]!;
+  const v0 = values[0] ?? null;
+  return lead.nullable || v0 === null
+    ? eb.or(branches)
+    : eb.and([eb(lead.col, lead.dir === 'asc' ? '>=' : '<=', v0), eb.or(branches)]);
 }
 
 export function historyRepo(db: Db) {
@@ -167,18 +173,53 @@ export function historyRepo(db: Db) {
             .orderBy('filled_at')
             .orderBy('id')
             .execute(),
-    /** Closed trades of an account closed in [from, toExclusive), in closing order: just what the stats read. */
-    closedForStats(userId: string, accountId: string, from?: string, toExclusive?: string) {
+    /**
+     * Closed trades of an account closed in [from, toExclusive), in closing order: just what the
+     * stats read. The rows come packed into one text ("pl,risk,closed_at;..."), built by the
+     * database with string_agg (PostgreSQL, and SQLite since 3.44): for 100,000 trades that is one
+     * row to transfer and split instead of 100,000 row objects for the driver to build, which
+     * dominated the time.
+     */
+    async closedForStats(
+      userId: string,
+      accountId: string,
+      from?: string,
+      toExclusive?: string,
+    ): Promise<Array<{ pnl_minor: number; initial_risk_minor: number | null; closed_at: string }>> {
       let q = db
         .selectFrom('trades')
-        .select(['actual_pl_minor', 'initial_risk_minor', 'closed_at'])
+        .select(
+          sql<
+            string | null
+          >`string_agg(cast(actual_pl_minor as text) || ',' || coalesce(cast(initial_risk_minor as text), '') || ',' || closed_at, ';' order by closed_at, id)`.as(
+            'packed',
+          ),
+        )
         .where('account_id', '=', accountId)
         .where('status', '=', 'closed')
         .where('user_id', '=', userId)
-        .where('closed_at', 'is not', null);
+        .where('closed_at', 'is not', null)
+        .where('actual_pl_minor', 'is not', null);
       if (from) q = q.where('closed_at', '>=', from);
       if (toExclusive) q = q.where('closed_at', '<', toExclusive);
-      return q.orderBy('closed_at').orderBy('id').execute();
+      const packed = (await q.executeTakeFirst())?.packed;
+      if (!packed) return [];
+      const parts = packed.split(';');
+      const out = new Array<{ pnl_minor: number; initial_risk_minor: number | null; closed_at: string }>(
+        parts.length,
+      );
+      for (let i = 0; i < parts.length; i++) {
+        const p = parts[i]!;
+        const a = p.indexOf(',');
+        const b = p.indexOf(',', a + 1);
+        const risk = p.slice(a + 1, b);
+        out[i] = {
+          pnl_minor: Number(p.slice(0, a)),
+          initial_risk_minor: risk === '' ? null : Number(risk),
+          closed_at: p.slice(b + 1),
+        };
+      }
+      return out;
     },
 
     syncState: (accountId: string) =>

@@ -222,19 +222,8 @@ function build(ctx: AppContext) {
     const range = rangeOf(q);
     const account = await ownedAccount(user, accountId);
     const rows = await repo.closedForStats(user.id, account.id, range.from, range.toExclusive);
-    const input = new Array<{ pnl_minor: number; initial_risk_minor: number | null; closed_at: string }>(
-      rows.length,
-    );
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      input[i] = {
-        pnl_minor: Number(r.actual_pl_minor ?? 0),
-        initial_risk_minor: r.initial_risk_minor === null ? null : Number(r.initial_risk_minor),
-        closed_at: r.closed_at!,
-      };
-    }
     // Downsampling keeps two points a bucket plus the last one: one under the cap keeps it a cap.
-    const s = computeTradeStats(input, { max_points: EQUITY_CURVE_MAX_POINTS - 1 });
+    const s = computeTradeStats(rows, { max_points: EQUITY_CURVE_MAX_POINTS - 1 });
     const c = account.currency;
     const m = (v: number | null) => money(v, c);
     return {
