@@ -177,6 +177,35 @@ describeEachDb('trade history API', (target) => {
     expect((await counts(t.accountId)).trades).toBe(2);
   });
 
+  it('syncs by itself when an account connects', async () => {
+    const t = await trader();
+    const sim = await terminal(t);
+    const p = await sim.placeOrder({
+      client_order_id: 'terminal-offline',
+      symbol: 'EURUSD',
+      side: 'BUY',
+      kind: 'MARKET',
+      volume: 0.1,
+    });
+    clock += 10 * MINUTE;
+    await sim.closePosition(p.position_id!);
+    clock += MINUTE;
+    // The server loses the broker connection; on the next connect the history is pulled unasked.
+    await brokerRegistry(h.ctx).evict(t.accountId);
+    expect((await all(t)).length).toBe(0);
+    await terminal(t);
+    const trades = await all(t);
+    expect(trades.map((x) => [x.instrument, x.trade_status, x.is_external, x.order_history.length])).toEqual([
+      ['EURUSD', 'closed', true, 2],
+    ]);
+    const state = await h.ctx.db
+      .selectFrom('history_sync_state')
+      .selectAll()
+      .where('account_id', '=', t.accountId)
+      .executeTakeFirstOrThrow();
+    expect(state).toMatchObject({ synced_to: new Date(clock).toISOString(), last_error: null });
+  });
+
   /** The lot size the Place a Trade modal would send: the same domain function, fed from the API. */
   async function clientLots(t: Trader, symbol: string, riskPercent: number, slDistance: number) {
     const details = (
