@@ -213,6 +213,22 @@ describeEachDb('trades API', (target) => {
     expect(p.entry_price).toBeLessThanOrEqual(limit);
     expect(p.stop_loss).toBe(round(p.entry_price! - 0.002, 5));
     expect((await tradeRow(id)).status).toBe('open');
+
+    // A limit that is still pending is cancelled by the Close button.
+    const far = round(quote('EURUSD').ask - 0.05, 5);
+    const pending = (await execute(t, await body(t, { order_type: 'LIMIT', limit_price: far }))).json();
+    expect(pending.status).toBe('pending');
+    const cancelled = await h.request('DELETE', `/api/trades/close/${pending.trade_id}/`, { token: t.token });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', message: 'Order cancelled successfully.' });
+    expect((await tradeRow(pending.trade_id)).status).toBe('cancelled');
+    const orders = await h.ctx.db
+      .selectFrom('sim_orders')
+      .select('status')
+      .where('client_order_id', '=', (await tradeRow(pending.trade_id)).client_order_id)
+      .execute();
+    expect(orders).toEqual([{ status: 'CANCELLED' }]);
+    expect((await positions(t)).map((x) => x.id)).toEqual([id]);
   });
 
   it('returns the first result for a retried Idempotency-Key, never a second trade', async () => {
