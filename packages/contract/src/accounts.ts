@@ -92,8 +92,16 @@ export type SymbolInfoBody = z.infer<typeof symbolInfo>;
 export const priceMessage = z.object({ bid: z.number(), ask: z.number(), time: z.string() });
 export type PriceMessage = z.infer<typeof priceMessage>;
 
-/** Close codes of the price WebSocket: 4401 no or bad token, 4404 not your account or unknown symbol. */
-export const WS_CLOSE = { unauthorized: 4401, notFound: 4404, brokerDown: 4502 } as const;
+/**
+ * Close codes of the price WebSocket: 4401 no or bad token, 4404 not your account or unknown symbol,
+ * 4502 broker down, 1012 the account's broker link was replaced or removed (reconnect to get the new one).
+ */
+export const WS_CLOSE = {
+  unauthorized: 4401,
+  notFound: 4404,
+  brokerDown: 4502,
+  accountChanged: 1012,
+} as const;
 
 export const ACCOUNT_MESSAGES = {
   nameRequired: 'This field is required.',

@@ -84,6 +84,8 @@ export interface BrokerRegistry {
   onReconciled(fn: (accountId: string, rec: Reconciliation) => void): () => void;
   /** Called after every successful connect of an account (first connect and reconnects). */
   onConnected(fn: (account: TradingAccountsTable) => void): () => void;
+  /** Called after `evict` dropped an account's adapter: whatever used that adapter must let go of it. */
+  onEvicted(fn: (accountId: string) => void): () => void;
   closeAll(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ export function createBrokerRegistry(
   const entries = new Map<string, Entry>();
   const reconciledListeners = new Set<(accountId: string, rec: Reconciliation) => void>();
   const connectedListeners = new Set<(account: TradingAccountsTable) => void>();
+  const evictedListeners = new Set<(accountId: string) => void>();
   let closed = false;
 
   function entryFor(account: TradingAccountsTable): Entry {
@@ -269,7 +272,9 @@ export function createBrokerRegistry(
     },
     async evict(accountId) {
       const entry = entries.get(accountId);
-      if (entry) await drop(entry);
+      if (!entry) return;
+      await drop(entry);
+      for (const fn of evictedListeners) notify(() => fn(accountId));
     },
     onReconciled(fn) {
       reconciledListeners.add(fn);
@@ -278,6 +283,10 @@ export function createBrokerRegistry(
     onConnected(fn) {
       connectedListeners.add(fn);
       return () => void connectedListeners.delete(fn);
+    },
+    onEvicted(fn) {
+      evictedListeners.add(fn);
+      return () => void evictedListeners.delete(fn);
     },
     async closeAll() {
       closed = true;

@@ -6,6 +6,8 @@ export interface PriceSink {
   readonly readyState: number;
   readonly bufferedAmount: number;
   send(data: string, cb?: (err?: Error) => void): void;
+  /** Ends the socket (used when the account's broker link is replaced or removed). */
+  close?(code?: number, reason?: string): void;
 }
 
 /** Starts the upstream quote subscription of a topic; returns the function that stops it. */
@@ -27,6 +29,7 @@ interface Watcher {
 }
 
 interface Topic {
+  accountId: string;
   watchers: Set<Watcher>;
   stop: () => void;
   last?: string;
@@ -42,6 +45,13 @@ export interface PriceHub {
   /** Adds a socket to the account+symbol topic, starting the upstream for the first watcher; returns the unwatch. */
   watch(accountId: string, symbol: string, upstream: Upstream, sink: PriceSink): () => void;
   stats(): PriceHubStats;
+  /**
+   * Stops every topic of an account and closes its sockets with `code`: after its broker link was
+   * replaced (credentials changed, new cTrader grant) or removed (account deleted), the old upstream is
+   * dead, and a watcher must reconnect to get the new one (or be refused) instead of staring at a
+   * frozen price.
+   */
+  dropAccount(accountId: string, code: number, reason: string): void;
   close(): void;
 }
 
@@ -87,7 +97,7 @@ export function createPriceHub(opts: PriceHubOptions = {}): PriceHub {
       const key = `${accountId}\u0000${symbol}`;
       let topic = topics.get(key);
       if (!topic) {
-        const t: Topic = { watchers: new Set(), stop: () => undefined };
+        const t: Topic = { accountId, watchers: new Set(), stop: () => undefined };
         topics.set(key, t);
         try {
           t.stop = upstream((q) => {
@@ -121,6 +131,17 @@ export function createPriceHub(opts: PriceHubOptions = {}): PriceHub {
       let watchers = 0;
       for (const t of topics.values()) watchers += t.watchers.size;
       return { topics: topics.size, watchers, dropped: droppedTotal };
+    },
+    dropAccount(accountId, code, reason) {
+      for (const [key, t] of [...topics]) {
+        if (t.accountId !== accountId) continue;
+        topics.delete(key);
+        t.stop();
+        for (const w of t.watchers) {
+          if (w.sink.readyState <= OPEN) w.sink.close?.(code, reason);
+        }
+        t.watchers.clear();
+      }
     },
     close() {
       for (const t of topics.values()) t.stop();

@@ -30,6 +30,10 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   const r = app.withTypeProvider<ZodTypeProvider>();
   const accounts = accountsService(ctx);
   const brokers = brokerRegistry(ctx);
+  // A replaced or removed broker link ends its price sockets; the clients reconnect to the new one.
+  brokers.onEvicted((accountId) =>
+    priceHub(ctx).dropAccount(accountId, WS_CLOSE.accountChanged, 'The account changed: reconnect.'),
+  );
 
   r.get(
     '/api/trades/symbol-info/:account/:symbol',

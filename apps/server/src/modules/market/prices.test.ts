@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { WS_CLOSE } from '@tradedesk/contract';
+import { FakeMt5Bridge } from '../../brokers/mt5/fake-bridge';
 import { createSimMarket } from '../../brokers/sim/market';
 import type { SimMarket } from '../../brokers/sim/market-types';
 import { priceHub } from '../../market/price-hub';
@@ -197,5 +199,72 @@ describeEachDb('price stream while the market is closed', (target) => {
     expect(first).toEqual({ bid: friday.bid, ask: friday.ask, time: new Date(friday.time).toISOString() });
     c.ws.close();
     await c.closed;
+  });
+});
+
+describeEachDb('price stream of an account whose broker link changes', (target) => {
+  let h: Harness;
+  let bridge: FakeMt5Bridge;
+  let base: string;
+  let token: string;
+  beforeAll(async () => {
+    bridge = await FakeMt5Bridge.start({
+      accounts: [{ login: 7_001_234, password: 'Bridge-Pa55', server: 'FakeBroker-Live01' }],
+      tickMs: 100,
+    });
+    h = await createHarness(target, { mt5BridgeUrl: bridge.url });
+    token = (await h.user('editor')).token;
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = h.app.server.address();
+    base = `ws://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  });
+  afterAll(async () => {
+    await h.close();
+    await bridge.stop();
+  });
+
+  /** Messages that arrive on `c` within `ms`. */
+  async function countFor(c: Client, ms: number): Promise<number> {
+    const before = c.messages.length;
+    await new Promise((r) => setTimeout(r, ms));
+    return c.messages.length - before;
+  }
+
+  it('closes the sockets of an edited or deleted account, so that they reconnect instead of freezing', async () => {
+    const created = await h.request('POST', '/api/accounts/create/', {
+      token,
+      body: {
+        name: 'Bridge MT5',
+        platform: 'MT5',
+        account_number: '7001234',
+        password: 'Bridge-Pa55',
+        broker_server: 'FakeBroker-Live01',
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as string;
+    const url = `${base}/ws/prices/${id}/EURUSD?token=${token}`;
+    const watchers = [connect(url), connect(url)];
+    await Promise.all(watchers.map((c) => c.next()));
+    expect(await countFor(watchers[0]!, 600)).toBeGreaterThan(1);
+
+    // New credentials replace the account's broker link: its old quote stream is gone.
+    const edited = await h.request('PUT', `/api/accounts/${id}/`, {
+      token,
+      body: { password: 'Bridge-Pa55' },
+    });
+    expect(edited.statusCode).toBe(200);
+    for (const c of watchers) expect((await c.closed).code).toBe(WS_CLOSE.accountChanged);
+
+    // A socket opened now streams from the new link, ticking as before.
+    const again = connect(url);
+    await again.next();
+    expect(await countFor(again, 600)).toBeGreaterThan(1);
+
+    // A deleted account's socket is closed too; reconnecting is refused.
+    expect((await h.request('DELETE', `/api/accounts/delete/${id}/`, { token })).statusCode).toBe(204);
+    expect((await again.closed).code).toBe(WS_CLOSE.accountChanged);
+    expect((await connect(url).closed).code).toBe(WS_CLOSE.notFound);
+    expect(priceHub(h.ctx).stats()).toMatchObject({ topics: 0, watchers: 0 });
   });
 });
