@@ -1,4 +1,5 @@
 import { Alert, Group, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { ProfitProfile } from '@tradedesk/contract';
 import type { WinRateIssue } from '@tradedesk/domain';
 import { describeTargets, type Field, type SplitKey, type WinRateForm } from './winRateForm';
@@ -34,6 +35,9 @@ export function SplitsEditor({
   const sizes = msg('sizes');
   const quantities = msg('quantities');
   const rMultiples = msg('rMultiples');
+  // On a phone nine inputs with spin buttons squeeze to 40 px and cut their values ("4" for 40%):
+  // there the spin buttons go (the keyboard's arrows still step) and every input keeps room for "100%".
+  const narrow = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
   const field = (
     key: SplitKey,
     label: string,
@@ -50,6 +54,8 @@ export function SplitsEditor({
       suffix={opts.suffix}
       error={opts.invalid}
       size="sm"
+      miw={64}
+      hideControls={narrow}
       onChange={(v) => onChange(key, v === '' ? '' : Number(v))}
     />
   );
@@ -85,7 +91,12 @@ export function SplitsEditor({
           {filled.partial_targets.length > 3 && ' — only the first three targets fit the calculator.'}
         </Text>
       )}
-      <Table withRowBorders={false} verticalSpacing={4} aria-label="Partial targets">
+      <Table
+        withRowBorders={false}
+        verticalSpacing={4}
+        horizontalSpacing={narrow ? 4 : 'xs'}
+        aria-label="Partial targets"
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th />

@@ -40,6 +40,9 @@ export function WinRateChart({ points }: { points: WinRatePoint[] }) {
           unit="%"
           yAxisProps={{
             domain: [0, 100],
+            // Without it a series that is out of reach everywhere (all gaps) leaves the axis with no
+            // scale: no 0-100% ticks and no 60/80 lines, just an empty box.
+            allowDataOverflow: true,
             ticks: [0, 20, 40, 60, 80, 100],
             tickFormatter: (v: number) => String(v),
           }}
