@@ -304,3 +304,37 @@ test('applying a profile reports accounts that cannot be loaded and a failed app
   await dialog.getByRole('button', { name: 'Apply' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Failed to apply profile—please try again');
 });
+
+test('with the goal out of reach at every risk the chart still shows its 0-100% axis and the 60/80% lines', async ({
+  page,
+  user,
+}) => {
+  await signIn(page, user);
+  await page.goto('/win-rate');
+  // Spec defaults: A = 0.4, out of reach at all 20 risks, so the series is nothing but gaps.
+  await expect(minWinRate(page)).toHaveText('Out of reach');
+  const chart = page.getByRole('img', { name: /Line chart of the minimum win rate/ });
+  for (const tick of ['0%', '20%', '40%', '100%']) await expect(chart).toContainText(tick);
+  await expect(chart.locator('.recharts-reference-line')).toHaveCount(2);
+});
+
+test('on a phone every partial-target input shows its whole value', async ({ page, user }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, user);
+  await page.goto('/win-rate');
+  await expect(field(page, 'Target 1 quantity (%)')).toHaveValue('100%');
+  for (const i of [1, 2, 3]) {
+    for (const label of [`Target ${i} size (%)`, `Target ${i} R multiple`, `Target ${i} quantity (%)`]) {
+      const input = field(page, label);
+      const { scrollWidth, clientWidth } = await input.evaluate((e) => ({
+        scrollWidth: e.scrollWidth,
+        clientWidth: e.clientWidth,
+      }));
+      expect(scrollWidth, `${label} is cut off`).toBeLessThanOrEqual(clientWidth);
+    }
+  }
+  // The keyboard still steps a value once the spin buttons are gone.
+  await field(page, 'Target 1 R multiple').focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(field(page, 'Target 1 R multiple')).toHaveValue('1.25');
+});
