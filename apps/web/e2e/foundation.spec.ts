@@ -105,7 +105,9 @@ test('logout clears the token and goes to /login', async ({ page, user }) => {
 test('a 401 from the API removes the token and redirects to /login', async ({ page, user }) => {
   await signIn(page, { ...user, token: 'expired-or-forged-token' });
   // The initial watchlist fetch answers 401 for this token.
-  const watchlist = page.waitForResponse((r) => r.url().endsWith('/api/trades/watchlists/') && r.status() === 401);
+  const watchlist = page.waitForResponse(
+    (r) => r.url().endsWith('/api/trades/watchlists/') && r.status() === 401,
+  );
   await page.goto('/win-rate');
   await watchlist;
   await expect(page).toHaveURL(/\/login$/);
@@ -169,4 +171,27 @@ test('global items show with the (Global) label to every user', async ({ page, u
       headers: { authorization: `Bearer ${adminToken}` },
     });
   }
+});
+
+test('on a phone the opened navigation keeps Logout clear of the floating theme button', async ({
+  page,
+  user,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, user);
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Toggle navigation' }).click();
+  // The navbar slides in: measure once it has settled fully on screen.
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeInViewport({ ratio: 1 });
+  await page.waitForTimeout(400);
+  const logout = (await page.getByRole('button', { name: 'Logout' }).boundingBox())!;
+  const toggle = (await page.getByRole('button', { name: /^Switch to (dark|light) mode$/ }).boundingBox())!;
+  const overlaps =
+    logout.x < toggle.x + toggle.width &&
+    toggle.x < logout.x + logout.width &&
+    logout.y < toggle.y + toggle.height &&
+    toggle.y < logout.y + logout.height;
+  expect(overlaps, 'the theme button covers Logout').toBe(false);
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 });

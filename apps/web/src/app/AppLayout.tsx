@@ -62,7 +62,8 @@ function SideNav({ onOpenWatchlist, onNavigate }: { onOpenWatchlist: () => void;
     navigate('/login');
   };
   return (
-    <Stack h="100%" gap="xs" justify="space-between">
+    // On a phone the navbar is full width: room at its foot keeps Logout clear of the floating theme button.
+    <Stack h="100%" gap="xs" justify="space-between" pb={{ base: 64, sm: 0 }}>
       <ScrollArea type="never">
         <nav aria-label="Main">
           {LINKS.map((l) => (
