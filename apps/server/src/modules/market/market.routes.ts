@@ -32,7 +32,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   const brokers = brokerRegistry(ctx);
   // A replaced or removed broker link ends its price sockets; the clients reconnect to the new one.
   brokers.onEvicted((accountId) =>
-    priceHub(ctx).dropAccount(accountId, WS_CLOSE.accountChanged, 'The account changed: reconnect.'),
+    priceHub(ctx).dropAccount(accountId, WS_CLOSE.accountChanged, 'The account changed; reconnecting.'),
   );
 
   r.get(
