@@ -193,9 +193,21 @@ export function createTradeSync(ctx: AppContext, hooks: TradeSyncHooks) {
       0,
     );
     const lastOut = [...deals].reverse().find((d) => d.entry === 'OUT');
-    const targets = parseTargets(trade).map((t) =>
-      t.status === 'pending' ? { ...t, status: 'cancelled' as const } : t,
-    );
+    // The last target is the broker's take profit: a close by it is that target's hit.
+    const byTakeProfit = lastOut?.deal_reason === 'TAKE_PROFIT';
+    const targets = parseTargets(trade).map((t): ManagedTarget => {
+      if (t.status !== 'pending') return t;
+      if (t.managed_by === 'broker' && byTakeProfit && lastOut) {
+        return {
+          ...t,
+          status: 'hit',
+          closed_at: lastOut.filled_at,
+          close_price: lastOut.filled_price,
+          closed_volume: lastOut.filled_volume,
+        };
+      }
+      return { ...t, status: 'cancelled' };
+    });
     const done = await repo.transition(trade.id, ['open', 'pending'], {
       status: 'closed',
       remaining_volume: 0,

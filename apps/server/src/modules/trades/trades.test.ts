@@ -565,7 +565,7 @@ describeEachDb('trades API', (target) => {
   it('manages multi-target trades as partial closes when the price reaches each target, across a restart', async () => {
     clock = WEDNESDAY + 10 * HOUR;
     const t = await trader();
-    const side = winningSide('EURUSD', clock, 0.0012);
+    const side = winningSide('EURUSD', clock, 0.0035);
     const dir = side === 'BUY' ? 1 : -1;
     const b = await body(t, {
       direction: side,
@@ -607,6 +607,24 @@ describeEachDb('trades API', (target) => {
       0.25,
       'TARGET',
     ]);
+
+    // The last target is the broker's take profit: reaching it closes the rest and marks it hit.
+    const last = round(entry + dir * 0.003, 5);
+    clock = firstTime('EURUSD', clock, (q) => (side === 'BUY' ? q.bid >= last : q.ask <= last), 48 * HOUR);
+    const closed = await waitFor(async () => {
+      await positions(t);
+      const r = await tradeRow(id);
+      return r.status === 'closed' && r;
+    }, 'the final target');
+    expect(JSON.parse(closed.targets!).map((x: { status: string }) => x.status)).toEqual(['hit', 'hit']);
+    const all = await h.ctx.db.selectFrom('trade_deals').selectAll().where('trade_id', '=', id).execute();
+    expect(all.map((d) => d.deal_reason).sort()).toEqual(['MARKET', 'TAKE_PROFIT', 'TARGET']);
+    const pl = all.reduce(
+      (sum, d) => sum + Number(d.profit_minor) + Number(d.commission_minor) + Number(d.swap_minor),
+      0,
+    );
+    expect(Number(closed.actual_pl_minor)).toBe(pl);
+    expect(pl).toBeGreaterThan(0);
   });
 
   it('resolves ATR and PRICE targets from the fill: ATR from the trade timeframe, the last one as the broker TP', async () => {
