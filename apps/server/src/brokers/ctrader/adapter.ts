@@ -43,6 +43,9 @@ import {
   type ProtoSymbol,
 } from './protocol';
 
+/** How often a connected session asks for its access token, which renews it when close to expiry. */
+export const TOKEN_CHECK_MS = 15 * 60_000;
+
 export interface CTraderAdapterOptions {
   /** Open API JSON WebSocket URL, e.g. wss://demo.ctraderapi.com:5036. */
   url: string;
@@ -235,25 +238,22 @@ export class CTraderAdapter implements BrokerAdapter {
    */
   private watchToken(): void {
     if (this.tokenTimer) return;
-    this.tokenTimer = setInterval(
-      () => {
-        if (this.state !== 'connected' || !this.conn) return;
-        const conn = this.conn;
-        this.opts
-          .accessToken()
-          .then((t) => {
-            if (t !== this.sessionToken && this.conn === conn) {
-              this.opts.log?.info?.(
-                { account: this.opts.ctidTraderAccountId },
-                'cTrader token renewed: re-authorising',
-              );
-              conn.close();
-            }
-          })
-          .catch((err) => this.opts.log?.warn({ err }, 'cTrader token renewal failed'));
-      },
-      this.opts.tokenCheckMs ?? 15 * 60_000,
-    );
+    this.tokenTimer = setInterval(() => {
+      if (this.state !== 'connected' || !this.conn) return;
+      const conn = this.conn;
+      this.opts
+        .accessToken()
+        .then((t) => {
+          if (t !== this.sessionToken && this.conn === conn) {
+            this.opts.log?.info?.(
+              { account: this.opts.ctidTraderAccountId },
+              'cTrader token renewed: re-authorising',
+            );
+            conn.close();
+          }
+        })
+        .catch((err) => this.opts.log?.warn({ err }, 'cTrader token renewal failed'));
+    }, this.opts.tokenCheckMs ?? TOKEN_CHECK_MS);
     this.tokenTimer.unref();
   }
 

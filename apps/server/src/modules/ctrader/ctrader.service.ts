@@ -5,7 +5,7 @@ import {
   type CTraderAccountStatus,
   type CTraderSelectAccount,
 } from '@tradedesk/contract';
-import { CTraderAdapter } from '../../brokers/ctrader/adapter';
+import { CTraderAdapter, TOKEN_CHECK_MS } from '../../brokers/ctrader/adapter';
 import { OpenApiConnection, toBrokerError } from '../../brokers/ctrader/openapi-client';
 import { OPEN_API_HOSTS, PT, arr, money, normTrader, num } from '../../brokers/ctrader/protocol';
 import { brokerRegistry } from '../../brokers/registry';
@@ -32,8 +32,11 @@ export interface CTraderMeta {
   is_live?: boolean;
 }
 
-/** Refresh the access token when less than this remains. */
-export const REFRESH_MARGIN_MS = 5 * 60 * 1000;
+/**
+ * Refresh the access token when less than this remains. Longer than a connected session's check
+ * interval (TOKEN_CHECK_MS), so a token is always renewed before it expires, never after.
+ */
+export const REFRESH_MARGIN_MS = 4 * TOKEN_CHECK_MS;
 const STATE_TTL_SECONDS = 10 * 60;
 const STATE_AUDIENCE = 'ctrader-oauth';
 

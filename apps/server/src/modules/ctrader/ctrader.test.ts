@@ -255,7 +255,7 @@ describeEachDb('cTrader OAuth and account binding', (target) => {
     expect(info.json()).toMatchObject({ pip_size: 0.0001, tick_size: 0.00001, contract_size: 100_000 });
   });
 
-  it('refreshes the access token when less than five minutes remain', async () => {
+  it('refreshes the access token when it is about to expire', async () => {
     const before = await ctMeta();
     const oldAccess = h.ctx.secrets.open(before.access_token_enc);
     // The stored token is about to expire.
@@ -290,6 +290,28 @@ describeEachDb('cTrader OAuth and account binding', (target) => {
       (await h.request('GET', `/api/ctrader/api/ctrader/account/${accountId}/`, { token: alice })).statusCode,
     ).toBe(200);
     expect(oauth.requests.filter((r) => r.grant_type === 'refresh_token')).toHaveLength(refreshesBefore + 1);
+  });
+
+  it('refreshes a token that would expire before the next check of a connected session', async () => {
+    // A connected session checks its token every 15 minutes: 20 minutes left must not wait for expiry.
+    const before = await ctMeta();
+    await h.ctx.db
+      .updateTable('trading_accounts')
+      .set({
+        meta: JSON.stringify({
+          ctrader: { ...before, expires_at: new Date(Date.now() + 20 * 60_000).toISOString() },
+        }),
+      })
+      .where('id', '=', accountId)
+      .execute();
+    await brokerRegistry(h.ctx).evict(accountId);
+    const refreshesBefore = oauth.requests.filter((r) => r.grant_type === 'refresh_token' && r.ok).length;
+    const status = await h.request('GET', `/api/ctrader/api/ctrader/account/${accountId}/`, { token: alice });
+    expect(status.statusCode).toBe(200);
+    expect(oauth.requests.filter((r) => r.grant_type === 'refresh_token' && r.ok)).toHaveLength(
+      refreshesBefore + 1,
+    );
+    expect(Date.parse((await ctMeta()).expires_at)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
   });
 
   it('never writes the authorisation code or the tokens to the log', async () => {
