@@ -2,6 +2,16 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-error';
 
+/**
+ * zod's own words for a missing field ("Invalid input: expected string, received undefined") reach the
+ * trader as `field: ...` on screen; say it plainly. Schema-specific messages pass through unchanged.
+ */
+function fieldMessage(keyword: string, message: string | undefined): string {
+  if (keyword === 'invalid_type' && /received undefined$/.test(message ?? ''))
+    return 'This field is required.';
+  return message ?? 'Invalid value.';
+}
+
 /** Turns every failure into `{detail}` with the right status; 5xx details are hidden and logged. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -15,7 +25,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         const key =
           path ||
           (err.validationContext === 'body' ? 'non_field_errors' : (err.validationContext ?? 'request'));
-        (fields[key] ??= []).push(v.message ?? 'Invalid value.');
+        (fields[key] ??= []).push(fieldMessage(v.keyword, v.message));
       }
       return reply.status(400).send({ detail: fields });
     }
