@@ -205,10 +205,11 @@ export function historyRepo(db: Db) {
      * Closed trades of an account closed in [from, toExclusive), in closing order: just what the
      * stats read. The rows come packed into one text ("pl,risk,closed_at;..."), built by the
      * database with string_agg (PostgreSQL, and SQLite since 3.44): for 100,000 trades that is one
-     * value to transfer and split instead of 100,000 row objects for the driver to build. The
-     * aggregate has no ORDER BY, which would sort every row again: the covering index
-     * (account_id, status, closed_at, id, ...) already yields them in closing order, and in the
-     * rare case it did not (a parallel scan), they are sorted here.
+     * value to transfer and split instead of 100,000 row objects for the driver to build. The rows
+     * are ordered in a subquery, which the covering index (account_id, status, closed_at, id, ...)
+     * serves without a sort; an ORDER BY inside string_agg would sort them again (PostgreSQL < 16).
+     * Neither database promises that an aggregate keeps its input's order, so the order is checked
+     * while unpacking and restored if it was not kept.
      */
     async closedForStats(
       userId: string,
@@ -216,13 +217,11 @@ export function historyRepo(db: Db) {
       from?: string,
       toExclusive?: string,
     ): Promise<StatsRow[]> {
-      let q = db
+      let rows = db
         .selectFrom('trades')
         .select(
-          sql<
-            string | null
-          >`string_agg(cast(actual_pl_minor as text) || ',' || coalesce(cast(initial_risk_minor as text), '') || ',' || closed_at, ';')`.as(
-            'packed',
+          sql<string>`cast(actual_pl_minor as text) || ',' || coalesce(cast(initial_risk_minor as text), '') || ',' || closed_at`.as(
+            'r',
           ),
         )
         .where('account_id', '=', accountId)
@@ -230,9 +229,14 @@ export function historyRepo(db: Db) {
         .where('user_id', '=', userId)
         .where('closed_at', 'is not', null)
         .where('actual_pl_minor', 'is not', null);
-      if (from) q = q.where('closed_at', '>=', from);
-      if (toExclusive) q = q.where('closed_at', '<', toExclusive);
-      const packed = (await q.executeTakeFirst())?.packed;
+      if (from) rows = rows.where('closed_at', '>=', from);
+      if (toExclusive) rows = rows.where('closed_at', '<', toExclusive);
+      const packed = (
+        await db
+          .selectFrom(rows.orderBy('closed_at').orderBy('id').as('s'))
+          .select(sql<string | null>`string_agg(s.r, ';')`.as('packed'))
+          .executeTakeFirst()
+      )?.packed;
       return packed ? unpackStats(packed) : [];
     },
 
