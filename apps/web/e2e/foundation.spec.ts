@@ -195,3 +195,41 @@ test('on a phone the opened navigation keeps Logout clear of the floating theme 
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
 });
+
+test('login shows "Login failed" when the server gives no detail', async ({ page, user }) => {
+  await page.route('**/api/token/', (route) => route.fulfill({ status: 400, json: {} }));
+  await page.goto('/login');
+  await page.getByLabel(/^Username/).fill(user.username);
+  await page.getByLabel(/^Password/).fill(user.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Login failed');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a watchlist that fails to load or is not a list reads as empty', async ({ page, user }) => {
+  await signIn(page, user);
+  await page.route('**/api/trades/watchlists/', (route) =>
+    route.fulfill({ status: 200, json: { results: [{ id: 'x', instrument: 'EURUSD', exchange: 'FX' }] } }),
+  );
+  await page.goto('/dashboard');
+  const panel = page.getByLabel('Watchlist panel');
+  await expect(panel.getByText('Nothing watched yet.')).toBeVisible();
+  await expect(panel.getByText('EURUSD')).toHaveCount(0);
+
+  await page.unroute('**/api/trades/watchlists/');
+  await page.route('**/api/trades/watchlists/', (route) => route.fulfill({ status: 404, json: {} }));
+  await page.reload();
+  await expect(panel.getByText('Nothing watched yet.')).toBeVisible();
+  await page.getByRole('button', { name: 'Manage Watchlist' }).click();
+  await expect(page.getByRole('dialog', { name: 'Manage Watchlist' })).toContainText(
+    'Failed to fetch watchlist items. Please try again.',
+  );
+});
+
+test('the Reports link leads to a page that says the reports are coming', async ({ page, user }) => {
+  await signIn(page, user);
+  await page.goto('/dashboard');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+  await expect(page).toHaveURL(/\/reports$/);
+  await expect(page.getByText('Reports are coming', { exact: false })).toBeVisible();
+});
