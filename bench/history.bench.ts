@@ -28,7 +28,7 @@ const TRADES = Number(process.env.BENCH_TRADES ?? 100_000);
 const DEALS_PER_TRADE = 3;
 const PAGE_RUNS = 200;
 const OTHER_RUNS = 40;
-const STATS_RUNS = 15;
+const STATS_RUNS = 40;
 const SYMBOLS = [
   'EURUSD',
   'GBPUSD',

@@ -212,7 +212,9 @@ export type EquityPoint = z.infer<typeof equityPoint>;
 export const historyStats = z.object({
   account_id: z.string(),
   currency: z.string(),
+  /** The range as applied: first instant included, null when open-ended. */
   from: z.string().nullable(),
+  /** The range as applied: first instant NOT included (a date `to` gives the next midnight UTC). */
   to: z.string().nullable(),
   trades: z.number().int(),
   wins: z.number().int(),

@@ -256,6 +256,20 @@ export function historyRepo(db: Db) {
         )
         .execute();
     },
+    /** How many trades of the account hold one of these positions. */
+    async countByPositions(accountId: string, positionIds: string[]): Promise<number> {
+      let n = 0;
+      for (let i = 0; i < positionIds.length; i += 500) {
+        const row = await db
+          .selectFrom('trades')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('account_id', '=', accountId)
+          .where('position_id', 'in', positionIds.slice(i, i + 500))
+          .executeTakeFirstOrThrow();
+        n += Number(row.n);
+      }
+      return n;
+    },
     /** Which of these broker deal ids the account already has. */
     async knownDealIds(accountId: string, brokerDealIds: string[]): Promise<Set<string>> {
       const known = new Set<string>();

@@ -17,7 +17,9 @@ export const SYNC_INITIAL_LOOKBACK_MS = 90 * 86_400_000;
 export const SYNC_INTERVAL_MS = 3 * 60_000;
 /** A position younger than this may belong to an execute call still in flight: not adopted yet. */
 const IN_FLIGHT_MS = 30_000;
-/** Bursts of trade changes (a close, its fills) end in one run. */
+/** A quiet run (nothing new) still moves the watermark once this much broker time has passed. */
+const WATERMARK_EVERY_MS = SYNC_OVERLAP_MS / 2;
+/** Bursts of closes (a close, its fills) end in one run. */
 const DEBOUNCE_MS = 1000;
 
 const EPS = 1e-9;
@@ -49,7 +51,7 @@ export function historySync(ctx: AppContext): HistorySync {
  * commission and swap and closed_at its last closing deal. The broker's deal id is unique per
  * account, so a run that sees the same deals again adds nothing. Trades are never deleted.
  *
- * Runs on every connect, after trade changes (closes included) and every few minutes while the
+ * Runs on every connect, after every close the broker reports and every few minutes while the
  * account is connected; runs of one account never overlap, and they run in the trade sync's order
  * so they never interleave with its event handling.
  */
@@ -59,7 +61,7 @@ function createHistorySync(ctx: AppContext) {
   const brokers = brokerRegistry(ctx);
   const tradeSync = tradesService(ctx).sync;
   const queues = new Map<string, Promise<unknown>>();
-  const running = new Set<string>();
+  const closeListeners = new Map<string, { adapter: BrokerAdapter; stop: () => void }>();
   const timers = new Map<string, { timer: NodeJS.Timeout; due: number }>();
   /** Accounts seen connecting, for the periodic runs. */
   const watched = new Map<string, TradingAccountsTable>();
@@ -105,21 +107,29 @@ function createHistorySync(ctx: AppContext) {
     const fromMs = state?.synced_to
       ? Date.parse(state.synced_to) - SYNC_OVERLAP_MS
       : now - SYNC_INITIAL_LOOKBACK_MS;
-    running.add(account.id);
     try {
       const deals = adapter.capabilities.dealHistory
         ? await adapter.deals(iso(fromMs), iso(now + 60_000))
         : [];
       const totals = await tradeSync.serial(account.id, () => apply(account, adapter, deals, now));
-      const syncedTo = adapter.capabilities.dealHistory ? iso(now) : (state?.synced_to ?? null);
-      await repo.saveSyncState({
-        account_id: account.id,
-        user_id: account.user_id,
-        synced_to: syncedTo,
-        last_run_at: nowIso(),
-        last_error: null,
-        updated_at: nowIso(),
-      });
+      const changed = totals.new_deals + totals.new_trades + totals.updated_trades > 0;
+      // A run that found nothing moves the watermark only now and then: the next run reads from an
+      // hour before it anyway, and quiet runs then cost no write at all.
+      const stale =
+        !state?.synced_to ||
+        state.last_error !== null ||
+        now - Date.parse(state.synced_to) > WATERMARK_EVERY_MS;
+      const syncedTo =
+        adapter.capabilities.dealHistory && (changed || stale) ? iso(now) : (state?.synced_to ?? null);
+      if (changed || stale || !state)
+        await repo.saveSyncState({
+          account_id: account.id,
+          user_id: account.user_id,
+          synced_to: syncedTo,
+          last_run_at: nowIso(),
+          last_error: null,
+          updated_at: nowIso(),
+        });
       if (totals.new_deals || totals.new_trades || totals.updated_trades)
         ctx.log.info({ account: account.id, ...totals }, 'history synced');
       return { ...totals, synced_to: syncedTo };
@@ -135,8 +145,6 @@ function createHistorySync(ctx: AppContext) {
         })
         .catch(() => undefined);
       throw err;
-    } finally {
-      running.delete(account.id);
     }
   }
 
@@ -159,10 +167,11 @@ function createHistorySync(ctx: AppContext) {
       if (p.client_order_id && (await trades.byClientOrderId(account.id, p.client_order_id))) continue;
       young = true;
     }
-    const before = await countTrades(account);
+    const openIds = rec.positions.map((p) => p.position_id);
+    const before = await repo.countByPositions(account.id, openIds);
     if (young) schedule(account, IN_FLIGHT_MS);
     else await tradeSync.reconcile(account, adapter, await trades.liveFor(account.user_id, account.id), rec);
-    totals.new_trades += (await countTrades(account)) - before;
+    totals.new_trades += (await repo.countByPositions(account.id, openIds)) - before;
 
     const known = await repo.knownDealIds(
       account.id,
@@ -203,18 +212,6 @@ function createHistorySync(ctx: AppContext) {
     }
     return totals;
   }
-
-  const countTrades = async (account: TradingAccountsTable) =>
-    Number(
-      (
-        await ctx.db
-          .selectFrom('trades')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('account_id', '=', account.id)
-          .where('user_id', '=', account.user_id)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
 
   async function findTrade(
     account: TradingAccountsTable,
@@ -343,14 +340,28 @@ function createHistorySync(ctx: AppContext) {
     return true;
   }
 
+  /** Every close the broker reports (ours, a stop or target hit, the terminal's) is followed by a run. */
+  function followCloses(account: TradingAccountsTable, adapter: BrokerAdapter): void {
+    const current = closeListeners.get(account.id);
+    if (current?.adapter === adapter) return;
+    current?.stop();
+    const stop = adapter.onEvent((e) => {
+      if (
+        (e.type === 'position' && e.status === 'CLOSED') ||
+        (e.type === 'execution' && e.deal.entry === 'OUT')
+      )
+        schedule(account);
+    });
+    closeListeners.set(account.id, { adapter, stop });
+  }
+
   const stopConnected = brokers.onConnected((account) => {
     watched.set(account.id, account);
     schedule(account, 0);
-  });
-  // Trade changes (a close above all) are followed by a run, except the ones a run made itself.
-  tradeSync.onInvalidate((accountId) => {
-    const account = watched.get(accountId);
-    if (account && !running.has(accountId)) schedule(account);
+    brokers
+      .connected(account)
+      .then((adapter) => followCloses(account, adapter))
+      .catch(() => undefined);
   });
   const interval = setInterval(() => {
     for (const account of watched.values())
@@ -361,6 +372,8 @@ function createHistorySync(ctx: AppContext) {
   ctx.onShutdown(async () => {
     closed = true;
     stopConnected();
+    for (const l of closeListeners.values()) l.stop();
+    closeListeners.clear();
     clearInterval(interval);
     for (const t of timers.values()) clearTimeout(t.timer);
     timers.clear();

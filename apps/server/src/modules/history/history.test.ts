@@ -329,7 +329,7 @@ describeEachDb('trade history API', (target) => {
     );
     expect(app).toMatchObject({ is_external: false, source: 'app', reason: 'Range break', lot_size: lots });
     expect(app.r_multiple).not.toBeNull();
-    // The close set off a history run of its own, which filed the terminal's USDJPY trade.
+    // Closes set off history runs of their own: the terminal's USDJPY trade is filed unasked.
     const usdjpy = await waitFor(
       async () => (await all(t)).find((x) => x.instrument === 'USDJPY' && x.trade_status === 'closed'),
       'the terminal trade filed after the close',
