@@ -10,6 +10,8 @@ export default tseslint.config(
       '**/node_modules/**',
       'data/**',
       '.node/**',
+      '.tmp/**',
+      'bench/.tmp-*/**',
       'test-results/**',
       'playwright-report/**',
     ],

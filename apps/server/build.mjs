@@ -11,6 +11,9 @@ await build({
   target: 'node22',
   sourcemap: true,
   packages: 'external',
-  alias: { '@tradedesk/contract': '../../packages/contract/src/index.ts', '@tradedesk/domain': '../../packages/domain/src/index.ts' },
+  alias: {
+    '@tradedesk/contract': '../../packages/contract/src/index.ts',
+    '@tradedesk/domain': '../../packages/domain/src/index.ts',
+  },
   logLevel: 'warning',
 });

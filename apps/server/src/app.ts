@@ -50,7 +50,14 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
     logger: {
       level: config.logLevel,
       redact: {
-        paths: ['req.headers.authorization', 'req.body.password', '*.password', '*.token', '*.refresh', '*.access'],
+        paths: [
+          'req.headers.authorization',
+          'req.body.password',
+          '*.password',
+          '*.token',
+          '*.refresh',
+          '*.access',
+        ],
         censor: '[redacted]',
       },
       ...(config.logStream ? { stream: config.logStream } : {}),
@@ -96,7 +103,11 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'TradeDesk API', version: APP_VERSION, description: 'Trade manager and trading journal' },
+      info: {
+        title: 'TradeDesk API',
+        version: APP_VERSION,
+        description: 'Trade manager and trading journal',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
     },
@@ -107,7 +118,9 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 20 } });
   registerAuth(app, ctx.tokens);
 
-  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
   registerHealthRoutes(app, handle, APP_VERSION);
   registerAuthRoutes(app, ctx);
   registerWatchlistRoutes(app, ctx);
@@ -136,7 +149,9 @@ function registerSpa(app: FastifyInstance, webDist: string | undefined): void {
       setHeaders(reply, filePath) {
         reply.header(
           'cache-control',
-          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
         );
       },
     });

@@ -58,7 +58,14 @@ export interface AppConfig {
   /** Optional shared secret the bridge expects in `X-Bridge-Token`. */
   mt5BridgeToken: string | undefined;
   /** cTrader Open API application (docs/ctrader.md); blank client id/secret/redirect means not configured. */
-  ctrader: { clientId: string; clientSecret: string; redirectUri: string; host: string; authUrl: string; tokenUrl: string };
+  ctrader: {
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string;
+    host: string;
+    authUrl: string;
+    tokenUrl: string;
+  };
   /** Where log lines go instead of stdout (tests capture them). */
   logStream?: { write(line: string): void };
   /** Login attempts allowed per IP and username in one minute. */
@@ -77,7 +84,10 @@ function persistedSecret(dataDir: string, file: string, bytes: number): Buffer {
   return value;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<AppConfig> = {},
+): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
@@ -86,12 +96,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const e = parsed.data;
   const dataDir = path.resolve(overrides.dataDir ?? e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const jwtSecret = overrides.jwtSecret ?? e.JWT_SECRET ?? persistedSecret(dataDir, 'jwt-secret', 48).toString('base64');
+  const jwtSecret =
+    overrides.jwtSecret ?? e.JWT_SECRET ?? persistedSecret(dataDir, 'jwt-secret', 48).toString('base64');
   let secretsKey: Buffer;
   if (overrides.secretsKey) secretsKey = overrides.secretsKey;
   else if (e.SECRETS_KEY) {
     secretsKey = Buffer.from(e.SECRETS_KEY, 'base64');
-    if (secretsKey.length !== 32) throw new Error('Invalid configuration:\n  SECRETS_KEY: must be 32 bytes, base64');
+    if (secretsKey.length !== 32)
+      throw new Error('Invalid configuration:\n  SECRETS_KEY: must be 32 bytes, base64');
   } else secretsKey = persistedSecret(dataDir, 'secrets.key', 32);
   return {
     port: e.PORT,

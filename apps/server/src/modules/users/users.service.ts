@@ -11,9 +11,15 @@ export function usersService(ctx: AppContext) {
   return {
     async create(username: string, password: string, isStaff: boolean): Promise<AuthUser> {
       const name = username.trim();
-      if (await repo.byUsername(name)) throw conflict({ username: ['A user with that username already exists.'] });
+      if (await repo.byUsername(name))
+        throw conflict({ username: ['A user with that username already exists.'] });
       const user = { id: newId(), username: name, is_staff: isStaff };
-      await repo.insert({ ...user, is_staff: isStaff ? 1 : 0, password_hash: await hashPassword(password), created_at: nowIso() });
+      await repo.insert({
+        ...user,
+        is_staff: isStaff ? 1 : 0,
+        password_hash: await hashPassword(password),
+        created_at: nowIso(),
+      });
       await ctx.userCreated(user.id);
       return user;
     },
