@@ -576,3 +576,33 @@ describe('live ticks', () => {
     expect(got).toHaveLength(n);
   });
 });
+
+describe('price levels a trader recognises', () => {
+  // Blocks of 4.25 years let the default seed put EURUSD at 1.37 (2.5 annual vols off) and US30 at 32,000.
+  it('keeps every symbol within one annual volatility of its current-era level, week after week for 4 years', () => {
+    const anchors: Record<string, number> = {
+      EURUSD: 1.16,
+      GBPUSD: 1.32,
+      USDJPY: 152,
+      AUDUSD: 0.655,
+      USDCAD: 1.39,
+      USDCHF: 0.8,
+      NZDUSD: 0.575,
+      XAUUSD: 4000,
+      US100: 25_000,
+      US30: 46_000,
+      BTCUSD: 95_000,
+    };
+    for (const seed of [20240601, 1, 2, 3, 4]) {
+      const m = createSimMarket({ seed });
+      for (let day = 0; day < 4 * 365; day += 7) {
+        const t = Date.parse('2023-01-04T12:00:00Z') + day * 86_400_000;
+        for (const [symbol, anchor] of Object.entries(anchors)) {
+          const q = m.quoteAt(symbol, t);
+          const off = Math.abs(Math.log((q.bid + q.ask) / 2 / anchor));
+          expect(off, `${symbol}, seed ${seed}, day ${day}`).toBeLessThan(m.spec(symbol)!.annual_vol);
+        }
+      }
+    }
+  });
+});

@@ -11,7 +11,7 @@ describe('price path construction', () => {
   const jpy = new PrimaryPath(5, def('USDJPY'));
 
   it('gives the same value for an instant whether computed alone or within a range, at every level', () => {
-    // A range that contains a weekend and a block boundary (blocks are 2^29 grid steps, ~4.25 years).
+    // A range that contains a weekend and a block boundary (blocks are 2^TOP_LEVEL grid steps).
     const boundary = Math.ceil(Date.UTC(2025, 0, 1) / BLOCK_MS) * BLOCK_MS;
     for (const centre of [Date.UTC(2026, 10, 20, 21), boundary]) {
       for (const level of [0, 3, 8, 12]) {

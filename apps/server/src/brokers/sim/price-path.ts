@@ -6,24 +6,24 @@ import type { SimSymbolDef } from './symbols';
  * The price path: log(mid) as a pure function of (seed, symbol, instant).
  *
  * Time is cut into a fine grid of GRID_MS (250 ms); the price is constant within a grid step.
- * Grid steps are grouped into blocks of 2^29 steps (about 4.25 years). At every block boundary the
+ * Grid steps are grouped into blocks of 2^25 steps (about 97 days). At every block boundary the
  * log price is "pinned" to anchor + N(0, s_long^2), which keeps prices near current-era levels for
  * ever (a random walk would wander off over decades). Inside a block the path is a Brownian bridge
- * refined dyadically (29 levels) down to the grid: the midpoint of a node is drawn from the exact
+ * refined dyadically (25 levels) down to the grid: the midpoint of a node is drawn from the exact
  * conditional law given its two ends, with a normal deviate hashed from (seed, symbol, level, block,
  * node index). The bridge runs in the session table's variance time, so quiet sessions move less,
  * a closed market does not move at all and the reopening carries the weekend gap.
  *
- * Computing one instant costs 29 refinement steps (a few microseconds); a contiguous range at any
+ * Computing one instant costs 25 refinement steps (a few microseconds); a contiguous range at any
  * level is produced by one descent of the tree, O(points) with no replay of history.
  */
 
 export const GRID_MS = 250;
-export const TOP_LEVEL = 29;
+export const TOP_LEVEL = 25;
 const BLOCK = 2 ** TOP_LEVEL;
 const PIN_SALT = 1000;
 /** Long-run dispersion of the block pins, as a fraction of one year's volatility. */
-const PIN_DISPERSION = 0.6;
+const PIN_DISPERSION = 0.15;
 const TWO32 = 4294967296;
 
 export interface LogPricePath {
@@ -221,7 +221,7 @@ export class PrimaryPath implements LogPricePath {
       const r = k - m * step;
       if (r === 0 && m >= mFrom && m <= mTo) values[p] = grid[m - mFrom]!;
       else if (r !== 0 && m >= mFrom && m + 1 <= mTo) {
-        // Level-`level` nodes never straddle a block (blocks are 2^29 steps), so refining is exact.
+        // Level-`level` nodes never straddle a block (blocks are 2^TOP_LEVEL steps and candle levels are at most 16), so refining is exact.
         values[p] = this.refine(k, level, m * step, grid[m - mFrom]!, grid[m + 1 - mFrom]!);
       } else values[p] = this.logMid(k);
     }
