@@ -158,7 +158,10 @@ function registerSpa(app: FastifyInstance, webDist: string | undefined): void {
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
-    if (root && request.method === 'GET' && !url.startsWith('/api/') && !url.startsWith('/ws/')) {
+    // A missing build file (an old tab asking for a chunk replaced by an upgrade) is a 404, never the
+    // SPA's HTML under a script's URL.
+    const isPage = !url.startsWith('/api/') && !url.startsWith('/ws/') && !url.startsWith('/assets/');
+    if (root && request.method === 'GET' && isPage) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
     return reply.status(404).send({ detail: 'Not found.' });
