@@ -16,7 +16,7 @@ const webDist: Record<string, string> = process.env.E2E_WEB_DIST
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: path.join(root, '.tmp', 'e2e-results'),
+  outputDir: path.join(root, '.tmp', `e2e-results-${PORT}`),
   fullyParallel: false,
   workers: 1,
   retries: 0,
