@@ -88,6 +88,10 @@ export const symbolInfo = z.object({
 });
 export type SymbolInfoBody = z.infer<typeof symbolInfo>;
 
+/** `GET /api/trades/symbols/{account}/`: every symbol the account's broker trades. */
+export const symbolList = z.array(symbolInfo);
+export type SymbolList = z.infer<typeof symbolList>;
+
 /** One message of the `/ws/prices/{account}/{symbol}` stream. */
 export const priceMessage = z.object({ bid: z.number(), ask: z.number(), time: z.string() });
 export type PriceMessage = z.infer<typeof priceMessage>;

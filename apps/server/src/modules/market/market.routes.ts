@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
-import { errorBody, symbolInfo, WS_CLOSE } from '@tradedesk/contract';
+import { errorBody, symbolInfo, symbolList, WS_CLOSE } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
 import { brokerErrorToHttp, brokerRegistry } from '../../brokers/registry';
 import { BrokerError, type BrokerAdapter, type SymbolInfo } from '../../brokers/types';
@@ -11,6 +11,7 @@ import { priceHub } from '../../market/price-hub';
 import { accountsService } from '../accounts/accounts.service';
 import type { AuthUser } from '../auth/tokens';
 
+const accountParams = z.object({ account: z.string().min(1).max(64) });
 const symbolParams = z.object({ account: z.string().min(1).max(64), symbol: z.string().min(1).max(40) });
 
 /** Symbols are matched as written, then upper-cased (`eurusd` finds `EURUSD`). */
@@ -33,6 +34,22 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
   // A replaced or removed broker link ends its price sockets; the clients reconnect to the new one.
   brokers.onEvicted((accountId) =>
     priceHub(ctx).dropAccount(accountId, WS_CLOSE.accountChanged, 'The account changed; reconnecting.'),
+  );
+
+  r.get(
+    '/api/trades/symbols/:account/',
+    {
+      schema: {
+        tags: ['trades'],
+        params: accountParams,
+        response: { 200: symbolList, 404: errorBody, 502: errorBody },
+      },
+    },
+    async (request) => {
+      const row = await accounts.owned(request.user, request.params.account);
+      // In the broker's own order (the simulator lists the majors first).
+      return brokers.use(row, (adapter) => adapter.symbols());
+    },
   );
 
   r.get(
