@@ -54,7 +54,7 @@ async function demoAccountId(request: APIRequestContext, user: TestUser): Promis
   return demo!.id;
 }
 
-async function pickOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
+async function pickOption(page: Page, scope: Locator, label: string, option: string | RegExp): Promise<void> {
   await scope.getByRole('combobox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
@@ -64,15 +64,20 @@ async function fillTrade(page: Page, direction: 'Buy' | 'Sell'): Promise<Locator
   await page.getByRole('button', { name: 'Open a Trade' }).click();
   const dialog = page.getByRole('dialog', { name: 'Place a Trade' });
   await expect(dialog).toBeVisible();
-  await pickOption(page, dialog, 'Symbol', SYMBOL);
+  // The account's symbols come from its broker, each option with its description.
+  await pickOption(page, dialog, 'Symbol', new RegExp(`^${SYMBOL}\\s*Bitcoin vs US Dollar$`));
   // Live prices arrive over the WebSocket.
   await expect(dialog.getByTestId('ask')).toHaveText(/^\d+\.\d{2}$/);
   await expect(dialog.getByTestId('bid')).toHaveText(/^\d+\.\d{2}$/);
+  // 20 pips would sit inside BTCUSD's spread: the default stop is 10 × the spread instead.
+  const slDistance = dialog.getByLabel('Stop Loss Distance (pips)');
+  await expect(dialog.getByText('Default: 10 × spread')).toBeVisible();
+  expect(Number(await slDistance.inputValue())).toBeGreaterThan(20);
   await expect(dialog.getByRole('combobox', { name: 'Timeframe' })).toHaveValue('15M');
   await expect(dialog.getByRole('combobox', { name: 'Order Type' })).toHaveValue('MARKET');
   await expect(dialog.getByRole('group', { name: 'Symbol info' })).toContainText('Contract size: 1');
   await dialog.getByRole('button', { name: direction === 'Buy' ? /Buy \(Ask\)/ : /Sell \(Bid\)/ }).click();
-  await dialog.getByLabel('Stop Loss Distance (pips)').fill(SL_POINTS);
+  await slDistance.fill(SL_POINTS);
   await dialog.getByLabel('Brief Reason').fill(`${direction} the e2e breakout`);
   return dialog;
 }

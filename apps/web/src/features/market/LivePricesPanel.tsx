@@ -1,27 +1,8 @@
 import { useState } from 'react';
-import { Autocomplete, Card, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Card, Group, Select, Stack, Text, Title } from '@mantine/core';
 import type { TradingAccount } from '@tradedesk/contract';
 import { LiveQuote } from './LiveQuote';
-
-/**
- * The simulated broker's symbols (issue 3). The API has no symbol list yet, so other platforms
- * get these as suggestions and accept any symbol typed in.
- */
-export const SIM_SYMBOLS = [
-  'EURUSD',
-  'GBPUSD',
-  'USDJPY',
-  'AUDUSD',
-  'USDCAD',
-  'USDCHF',
-  'NZDUSD',
-  'EURJPY',
-  'GBPJPY',
-  'XAUUSD',
-  'US100',
-  'US30',
-  'BTCUSD',
-] as const;
+import { SymbolPicker } from './SymbolPicker';
 
 const accountLabel = (a: TradingAccount) => `${a.name} (${a.platform === 'SIM' ? 'Simulated' : a.platform})`;
 
@@ -29,14 +10,7 @@ const accountLabel = (a: TradingAccount) => `${a.name} (${a.platform === 'SIM' ?
 export function LivePricesPanel({ accounts }: { accounts: TradingAccount[] }) {
   const [accountId, setAccountId] = useState<string | null>(null);
   const [symbol, setSymbol] = useState<string>('EURUSD');
-  const [draft, setDraft] = useState<string>('EURUSD');
   const account = accounts.find((a) => a.id === accountId) ?? accounts[0];
-
-  const commit = (value: string) => {
-    const s = value.trim().toUpperCase();
-    setDraft(s);
-    if (s) setSymbol(s);
-  };
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="live-prices-title">
@@ -57,19 +31,7 @@ export function LivePricesPanel({ accounts }: { accounts: TradingAccount[] }) {
                 allowDeselect={false}
                 w={240}
               />
-              <Autocomplete
-                label="Symbol"
-                description="Pick or type a symbol, then press Enter"
-                data={[...SIM_SYMBOLS]}
-                value={draft}
-                onChange={(v) => setDraft(v.toUpperCase())}
-                onOptionSubmit={commit}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') commit(e.currentTarget.value);
-                }}
-                onBlur={(e) => commit(e.currentTarget.value)}
-                w={200}
-              />
+              <SymbolPicker accountId={account.id} value={symbol} onChange={setSymbol} w={260} />
             </Group>
             <LiveQuote accountId={account.id} symbol={symbol} />
             {account.platform === 'SIM' && (

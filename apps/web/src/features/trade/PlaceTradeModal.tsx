@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   ActionIcon,
   Alert,
@@ -28,6 +28,8 @@ import {
 } from '@tradedesk/domain';
 import { errorMessage } from '../../app/errors';
 import { useAccountDetails, useAccounts } from '../accounts/accounts.api';
+import { SymbolPicker } from '../market/SymbolPicker';
+import { useSymbols } from '../market/symbols.api';
 import { useLivePrice } from '../market/useLivePrice';
 import { useRiskSettings } from '../risk/risk.api';
 import { useWatchlist } from '../watchlist/watchlist.api';
@@ -36,8 +38,9 @@ import {
   computePlan,
   conversionSymbol,
   DEFAULT_RISK_PERCENT,
+  DEFAULT_SL_PIPS,
   DEFAULT_TIMEFRAME,
-  KNOWN_SYMBOLS,
+  defaultStopDistance,
   rowsFromTargets,
   TRADE_TIMEFRAMES,
   TRADERS,
@@ -140,7 +143,7 @@ function TradeFormBody({
     limitPrice: '',
     riskPercent: DEFAULT_RISK_PERCENT,
     slMode: 'distance',
-    slDistance: 20,
+    slDistance: DEFAULT_SL_PIPS,
     slPrice: '',
     atrMultiplier: DEFAULT_ATR_MULTIPLIER,
     profitMode: 'single',
@@ -185,7 +188,9 @@ function TradeFormBody({
   // The feed pauses while the order is on its way (spec section 4).
   const price = useLivePrice(form.accountId || null, form.symbol || null, { paused: executing });
   const info = price.info;
-  const convSymbol = conversionSymbol(info, account?.currency);
+  const symbols = useSymbols(form.accountId || null);
+  const tradable = symbols.data?.map((s) => s.symbol) ?? [];
+  const convSymbol = conversionSymbol(info, account?.currency, tradable);
   const conv = useLivePrice(form.accountId || null, convSymbol, { paused: executing });
   const needsAtr =
     form.slMode === 'atr' || (form.profitMode === 'multi' && form.targets.some((t) => t.tp_type === 'ATR'));
@@ -204,6 +209,19 @@ function TradeFormBody({
       ? { symbol: convSymbol, mid: conv.bid !== null && conv.ask !== null ? (conv.bid + conv.ask) / 2 : null }
       : null,
   });
+
+  // The stop distance follows the symbol (10 × its spread at the first quote) until the trader types one.
+  const [slDefault, setSlDefault] = useState<{ symbol: string; reason: string } | null>(null);
+  const slTyped = useRef(false);
+  useEffect(() => {
+    if (slTyped.current || !info || info.symbol !== form.symbol || price.bid === null || price.ask === null)
+      return;
+    if (slDefault?.symbol === form.symbol) return;
+    const d = defaultStopDistance(info, price.bid, price.ask);
+    setSlDefault({ symbol: form.symbol, reason: d.reason });
+    setForm((f) => ({ ...f, slDistance: d.pips }));
+  }, [info, form.symbol, price.bid, price.ask, slDefault]);
+  const setSymbol = useCallback((v: string) => setForm((f) => ({ ...f, symbol: v })), []);
 
   // A retried request (same body) reuses its Idempotency-Key, so it can never place a second trade.
   const lastAttempt = useRef<{ json: string; key: string } | null>(null);
@@ -229,13 +247,6 @@ function TradeFormBody({
     }
   }
 
-  const symbolOptions = useMemo(() => {
-    const all = new Set<string>(KNOWN_SYMBOLS);
-    for (const w of watchlist.items) all.add(w.instrument.toUpperCase());
-    if (form.symbol) all.add(form.symbol);
-    return [...all];
-  }, [watchlist.items, form.symbol]);
-
   const priceState =
     price.status === 'error'
       ? (price.error ?? 'The price feed was refused.')
@@ -258,13 +269,11 @@ function TradeFormBody({
             onChange={(v) => v && set('accountId', v)}
             allowDeselect={false}
           />
-          <Select
-            label="Symbol"
-            data={symbolOptions}
+          <SymbolPicker
+            accountId={form.accountId || null}
             value={form.symbol}
-            onChange={(v) => v && set('symbol', v)}
-            searchable
-            allowDeselect={false}
+            onChange={setSymbol}
+            suggestions={watchlist.items.map((w) => w.instrument.toUpperCase())}
           />
         </SimpleGrid>
 
@@ -386,8 +395,14 @@ function TradeFormBody({
             {form.slMode === 'distance' && (
               <NumberInput
                 label="Stop Loss Distance (pips)"
+                description={
+                  !slTyped.current && slDefault?.symbol === form.symbol ? slDefault.reason : undefined
+                }
                 value={form.slDistance}
-                onChange={(v) => set('slDistance', v)}
+                onChange={(v) => {
+                  slTyped.current = true;
+                  set('slDistance', v);
+                }}
                 min={0}
                 decimalScale={1}
               />

@@ -6,6 +6,7 @@ import { executeFailureMessage } from './trades.api';
 import {
   computePlan,
   conversionSymbol,
+  defaultStopDistance,
   rowsFromTargets,
   targetsFromRows,
   tradeRequest,
@@ -26,6 +27,22 @@ const BTC: SymbolInfoBody = {
   volume_step: 0.01,
   volume_max: 20,
 };
+/** The simulated broker's symbol list, as `GET /trades/symbols/{account}/` names them. */
+const SIM_SYMBOLS = [
+  'EURUSD',
+  'GBPUSD',
+  'USDJPY',
+  'AUDUSD',
+  'USDCAD',
+  'USDCHF',
+  'NZDUSD',
+  'EURJPY',
+  'GBPJPY',
+  'XAUUSD',
+  'US100',
+  'US30',
+  'BTCUSD',
+];
 const EURJPY: SymbolInfoBody = {
   ...BTC,
   symbol: 'EURJPY',
@@ -129,7 +146,7 @@ describe('computePlan: the trade calculations panel', () => {
   });
 
   it('EURJPY on a USD account converts through USDJPY: 50 USD over 20 pips (0.20 JPY × 100000 = 20000 JPY = 133.33 USD per lot) → 0.37', () => {
-    expect(conversionSymbol(EURJPY, 'USD')).toBe('USDJPY');
+    expect(conversionSymbol(EURJPY, 'USD', SIM_SYMBOLS)).toBe('USDJPY');
     const eurjpyCtx: PlanContext = {
       ...ctx,
       info: EURJPY,
@@ -144,9 +161,17 @@ describe('computePlan: the trade calculations panel', () => {
   });
 
   it('needs no second price when the quote or base currency is the account currency', () => {
-    expect(conversionSymbol(BTC, 'USD')).toBeNull();
-    expect(conversionSymbol({ base_currency: 'USD', quote_currency: 'JPY' }, 'USD')).toBeNull();
-    expect(conversionSymbol({ base_currency: 'XAU', quote_currency: 'USD' }, 'EUR')).toBe('EURUSD');
+    expect(conversionSymbol(BTC, 'USD', SIM_SYMBOLS)).toBeNull();
+    expect(conversionSymbol({ base_currency: 'USD', quote_currency: 'JPY' }, 'USD', SIM_SYMBOLS)).toBeNull();
+    expect(conversionSymbol({ base_currency: 'XAU', quote_currency: 'USD' }, 'EUR', SIM_SYMBOLS)).toBe(
+      'EURUSD',
+    );
+  });
+
+  it('converts only through a symbol the account trades, in either direction', () => {
+    expect(conversionSymbol(EURJPY, 'USD', ['EURJPY', 'JPYUSD'])).toBe('JPYUSD');
+    expect(conversionSymbol(EURJPY, 'USD', ['EURJPY', 'EURUSD'])).toBeNull();
+    expect(conversionSymbol(EURJPY, 'USD', [])).toBeNull();
   });
 
   it('multi TP: the default plan is two 50 % targets at 1.5R and 3R; 0.12 lots split 0.06 / 0.06', () => {
@@ -217,6 +242,26 @@ describe('tradeRequest: the body sent to POST /trades/execute/', () => {
       { rank: 1, share: 0.5, tp_type: 'RR', rr: 1.5 },
       { rank: 2, share: 0.5, tp_type: 'RR', rr: 3 },
     ]);
+  });
+});
+
+describe('defaultStopDistance: max(20 pips, 10 × spread), in whole pips', () => {
+  const EURUSD = { pip_size: 0.0001 };
+  it('EURUSD at a 0.2-pip spread (1.16000 / 1.16002): 10 × 0.2 = 2 pips, so the 20-pip floor', () => {
+    expect(defaultStopDistance(EURUSD, 1.16, 1.16002)).toEqual({ pips: 20, reason: 'Default: 20 pips' });
+  });
+  it('BTCUSD (pip 1) at a 15-point spread (87000 / 87015): 10 × 15 = 150 pips, clear of the spread', () => {
+    expect(defaultStopDistance(BTC, 87_000, 87_015)).toEqual({ pips: 150, reason: 'Default: 10 × spread' });
+  });
+  it('XAUUSD (pip 0.1) at a 0.35 spread = 3.5 pips: 35 pips', () => {
+    expect(defaultStopDistance({ pip_size: 0.1 }, 4000, 4000.35).pips).toBe(35);
+  });
+  it('rounds 10 × spread to a whole pip: a 2.46-pip spread gives 25, a 2.04-pip one 20', () => {
+    expect(defaultStopDistance(EURUSD, 1.1, 1.100246).pips).toBe(25);
+    expect(defaultStopDistance(EURUSD, 1.1, 1.100204)).toEqual({ pips: 20, reason: 'Default: 20 pips' });
+  });
+  it('exactly 2 pips of spread gives 20 either way, named as the floor', () => {
+    expect(defaultStopDistance(EURUSD, 1.1, 1.1002)).toEqual({ pips: 20, reason: 'Default: 20 pips' });
   });
 });
 

@@ -13,28 +13,32 @@ import {
 import type { SymbolInfoBody } from '@tradedesk/contract';
 import type { Direction, TradeRequest } from './trades.api';
 
-/** Symbols every simulated account trades; others (a broker's own names) come from the watchlist. */
-export const KNOWN_SYMBOLS = [
-  'EURUSD',
-  'GBPUSD',
-  'USDJPY',
-  'AUDUSD',
-  'USDCAD',
-  'USDCHF',
-  'NZDUSD',
-  'EURJPY',
-  'GBPJPY',
-  'XAUUSD',
-  'US100',
-  'US30',
-  'BTCUSD',
-] as const;
-
 export const TRADE_TIMEFRAMES = ['1M', '5M', '15M', '1H', '4H', '1D'] as const;
 export const DEFAULT_TIMEFRAME = '15M';
 /** Three fixed choices (spec section 9; their names are not given there). */
 export const TRADERS = ['Trader 1', 'Trader 2', 'Trader 3'] as const;
 export const DEFAULT_RISK_PERCENT = 0.5;
+/** The stop distance of a symbol with a tight spread, and the least any symbol gets by default. */
+export const DEFAULT_SL_PIPS = 20;
+/** A default stop sits this many spreads away, so the spread alone never closes the trade at once. */
+export const SL_SPREAD_MULTIPLE = 10;
+
+/**
+ * The default stop distance in whole pips for a symbol at its current spread: max(20 pips, 10 × spread),
+ * with the reason to show under the field. 20 pips on BTCUSD (pip 1, spread ~15) would sit inside the
+ * spread; there it is 150.
+ */
+export function defaultStopDistance(
+  info: Pick<SymbolInfoBody, 'pip_size'>,
+  bid: number,
+  ask: number,
+): { pips: number; reason: string } {
+  const spreadPips = (ask - bid) / info.pip_size;
+  const bySpread = Math.round(SL_SPREAD_MULTIPLE * spreadPips);
+  if (Number.isFinite(bySpread) && bySpread > DEFAULT_SL_PIPS)
+    return { pips: bySpread, reason: `Default: ${SL_SPREAD_MULTIPLE} × spread` };
+  return { pips: DEFAULT_SL_PIPS, reason: `Default: ${DEFAULT_SL_PIPS} pips` };
+}
 
 export type SlMode = 'distance' | 'price' | 'atr';
 export type TpMode = 'rr_ratio' | 'distance' | 'price';
@@ -113,16 +117,18 @@ export interface PlanContext {
 /**
  * The symbol whose price converts the symbol's quote currency into the account currency, when the
  * symbol's own price cannot (EURJPY on a USD account needs USDJPY; XAUUSD on a EUR account needs EURUSD).
+ * Only a symbol the account trades (`tradable`, its broker's symbol list) can be watched for that.
  */
 export function conversionSymbol(
   info: Pick<SymbolInfoBody, 'base_currency' | 'quote_currency'> | undefined,
   accountCurrency: string | undefined,
+  tradable: readonly string[],
 ): string | null {
   if (!info || !accountCurrency) return null;
   const quote = info.quote_currency.toUpperCase();
   const acc = accountCurrency.toUpperCase();
   if (quote === acc || info.base_currency.toUpperCase() === acc) return null;
-  const known = new Set<string>(KNOWN_SYMBOLS);
+  const known = new Set(tradable);
   for (const s of [`${acc}${quote}`, `${quote}${acc}`]) if (known.has(s)) return s;
   return null;
 }

@@ -1,0 +1,111 @@
+import { useEffect, useState } from 'react';
+import { Autocomplete, Select, Stack, Text, type ComboboxItem, type OptionsFilter } from '@mantine/core';
+import type { SymbolInfoBody } from '@tradedesk/contract';
+import { errorMessage } from '../../app/errors';
+import { useSymbols } from './symbols.api';
+
+export interface SymbolPickerProps {
+  accountId: string | null | undefined;
+  value: string;
+  onChange: (symbol: string) => void;
+  /** Offered while the symbol list cannot be loaded, when any symbol may be typed. */
+  suggestions?: readonly string[];
+  w?: number;
+}
+
+/** Symbol or description, case-insensitive: "bitcoin" finds BTCUSD. */
+export function matchesSymbol(s: Pick<SymbolInfoBody, 'symbol' | 'description'>, search: string): boolean {
+  const q = search.trim().toLowerCase();
+  return !q || s.symbol.toLowerCase().includes(q) || s.description.toLowerCase().includes(q);
+}
+
+/**
+ * The account's symbols as a searchable select showing each description. Only when the list could not
+ * be loaded may a symbol be typed freely (committed on Enter, on picking a suggestion or on leaving).
+ */
+export function SymbolPicker({ accountId, value, onChange, suggestions = [], w }: SymbolPickerProps) {
+  const symbols = useSymbols(accountId);
+  const list = symbols.data;
+
+  // A symbol the account does not trade (another broker's name) gives way to the list's own spelling,
+  // else to its first symbol.
+  useEffect(() => {
+    if (!list?.length || list.some((s) => s.symbol === value)) return;
+    const same = list.find((s) => s.symbol.toUpperCase() === value.toUpperCase());
+    onChange((same ?? list[0]!).symbol);
+  }, [list, value, onChange]);
+
+  if (symbols.isError)
+    return (
+      <FreeSymbolInput
+        value={value}
+        onChange={onChange}
+        suggestions={suggestions}
+        w={w}
+        reason={errorMessage(symbols.error, 'the broker did not answer')}
+      />
+    );
+
+  const byName = new Map((list ?? []).map((s) => [s.symbol, s]));
+  const filter: OptionsFilter = ({ options, search }) =>
+    (options as ComboboxItem[]).filter((o) => {
+      const s = byName.get(o.value);
+      return s ? matchesSymbol(s, search) : o.value.toLowerCase().includes(search.toLowerCase());
+    });
+  return (
+    <Select
+      label="Symbol"
+      description={byName.get(value)?.description ?? (symbols.isLoading ? 'Loading symbols…' : undefined)}
+      data={list ? list.map((s) => s.symbol) : value ? [value] : []}
+      value={value || null}
+      onChange={(v) => v && onChange(v)}
+      searchable
+      selectFirstOptionOnChange
+      filter={filter}
+      renderOption={({ option }) => (
+        <Stack gap={0}>
+          <Text size="sm">{option.value}</Text>
+          <Text size="xs" c="dimmed">
+            {byName.get(option.value)?.description}
+          </Text>
+        </Stack>
+      )}
+      nothingFoundMessage="No such symbol on this account"
+      allowDeselect={false}
+      w={w}
+    />
+  );
+}
+
+function FreeSymbolInput({
+  value,
+  onChange,
+  suggestions,
+  reason,
+  w,
+}: Required<Omit<SymbolPickerProps, 'accountId' | 'w'>> & { reason: string; w?: number }) {
+  const [draft, setDraft] = useState(value);
+  const commit = (typed: string) => {
+    const s = typed.trim().toUpperCase();
+    setDraft(s);
+    if (s) onChange(s);
+  };
+  return (
+    <Autocomplete
+      label="Symbol"
+      description={`Symbol list unavailable (${reason}): type a symbol, then press Enter`}
+      data={[...suggestions]}
+      value={draft}
+      onChange={(v) => setDraft(v.toUpperCase())}
+      onOptionSubmit={commit}
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter') return;
+        // Enter picks the symbol; inside a form it must not submit the form too.
+        e.preventDefault();
+        commit(e.currentTarget.value);
+      }}
+      onBlur={(e) => commit(e.currentTarget.value)}
+      w={w}
+    />
+  );
+}
