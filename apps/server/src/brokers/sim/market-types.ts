@@ -10,6 +10,11 @@ export interface SimSymbolSpec extends SymbolInfo {
   calendar: 'fx' | 'index' | 'crypto';
   /** Commission per lot per side in USD (0 for spread-only instruments). */
   commission_per_lot: number;
+  /**
+   * The broker's leverage cap for the instrument (e.g. 2 for BTCUSD): margin uses the lower of this
+   * and the account's leverage, as brokers do (see README.md, Margin).
+   */
+  max_leverage: number;
 }
 
 /**

@@ -130,9 +130,16 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
     return toAccount(inQuote, s.quote_currency, t);
   }
 
-  /** Margin in the account currency: notional (in the quote currency) over leverage. */
+  /**
+   * Margin in the account currency: notional (in the quote currency) over the leverage that applies
+   * to the symbol, the account's unless the broker caps the instrument lower (crypto, indices, gold).
+   */
   const marginOf = (s: SimSymbolSpec, volume: number, price: number, t: number) =>
-    toAccount((volume * s.contract_size * price) / account.leverage, s.quote_currency, t);
+    toAccount(
+      (volume * s.contract_size * price) / Math.min(account.leverage, s.max_leverage),
+      s.quote_currency,
+      t,
+    );
 
   /** Commission per side, as a negative amount in minor units of the account currency. */
   const commissionMinor = (s: SimSymbolSpec, volume: number, t: number) =>

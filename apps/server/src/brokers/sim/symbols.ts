@@ -40,6 +40,13 @@ const LOTS: Common = { volume_min: 0.01, volume_step: 0.01, volume_max: 100 };
 /** USD 7 per round-turn lot on FX and metals, charged per side. */
 const FX_COMMISSION = 3.5;
 
+/**
+ * Leverage caps per instrument class (README.md, Margin): FX is not capped below any usual account
+ * leverage, so the account's own setting decides there; gold and indices 1:20, crypto 1:2 (the ESMA
+ * retail caps for those classes, which is what a trader meets at most brokers).
+ */
+export const MAX_LEVERAGE = { fx: 500, metal: 20, index: 20, crypto: 2 } as const;
+
 function fx(
   symbol: string,
   description: string,
@@ -66,6 +73,7 @@ function fx(
     annual_vol: annualVol,
     calendar: 'fx',
     commission_per_lot: FX_COMMISSION,
+    max_leverage: MAX_LEVERAGE.fx,
     anchor_price: anchor,
     profile,
   };
@@ -86,7 +94,8 @@ function round(x: number, digits: number): number {
  * - tick (smallest price change) = 10^-digits;
  * - contract size: 100,000 units of base on FX, 100 oz on XAUUSD, 1 on indices and BTCUSD;
  * - spreads are raw (ECN-like) spreads in price units, widened by the session schedule;
- * - commission: USD 3.50 per lot per side on FX and gold, none on indices and crypto.
+ * - commission: USD 3.50 per lot per side on FX and gold, none on indices and crypto;
+ * - leverage caps (MAX_LEVERAGE): FX 1:500, gold and indices 1:20, BTCUSD 1:2.
  * EURJPY and GBPJPY are crosses: their price is EURUSD x USDJPY and GBPUSD x USDJPY, and their
  * `annual_vol` is an approximate implied figure, given for information. USD pairs and gold share a
  * common dollar factor (USD_FACTOR); `annual_vol` is their total volatility, factor included.
@@ -123,6 +132,7 @@ export const SIM_SYMBOLS: readonly SimSymbolDef[] = [
     annual_vol: 0.16,
     calendar: 'fx',
     commission_per_lot: FX_COMMISSION,
+    max_leverage: MAX_LEVERAGE.metal,
     anchor_price: 4000,
     profile: 'metal',
     usd_loading: -1,
@@ -145,6 +155,7 @@ export const SIM_SYMBOLS: readonly SimSymbolDef[] = [
     annual_vol: 0.55,
     calendar: 'crypto',
     commission_per_lot: 0,
+    max_leverage: MAX_LEVERAGE.crypto,
     anchor_price: 95_000,
     profile: 'crypto',
   },
@@ -173,6 +184,7 @@ function index(
     annual_vol: annualVol,
     calendar: 'index',
     commission_per_lot: 0,
+    max_leverage: MAX_LEVERAGE.index,
     anchor_price: anchor,
     profile: 'index',
   };
