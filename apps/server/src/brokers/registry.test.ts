@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, describeEachDb, type Harness } from '../test/harness';
+import { createAccount, demoAccountRow } from '../test/accounts';
+import { waitFor } from '../test/wait-for';
 import { HttpError } from '../lib/http-error';
 import { brokerFactories, createBrokerRegistry, type BrokerRegistry } from './registry';
 import {
@@ -91,14 +93,6 @@ function remoteBroker() {
   return { broker, adapter };
 }
 
-async function waitFor(probe: () => boolean, what: string, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describeEachDb('broker registry', (target) => {
   let h: Harness;
   let registry: BrokerRegistry;
@@ -118,17 +112,14 @@ describeEachDb('broker registry', (target) => {
 
   it('answers 502 for a broker that is down, keeps other accounts working, and recovers with backoff', async () => {
     const alice = await h.user('alice');
-    const created = await h.request('POST', '/api/accounts/create/', {
-      token: alice.token,
-      body: { name: 'Live', platform: 'MT5', account_number: '1', password: 'pw', broker_server: 'Srv' },
+    const mt5 = await createAccount(h, alice.token, {
+      name: 'Live',
+      platform: 'MT5',
+      account_number: '1',
+      password: 'pw',
+      broker_server: 'Srv',
     });
-    const rows = await h.ctx.db
-      .selectFrom('trading_accounts')
-      .selectAll()
-      .where('user_id', '=', alice.id)
-      .execute();
-    const mt5 = rows.find((r) => r.id === created.json().id)!;
-    const sim = rows.find((r) => r.platform === 'SIM')!;
+    const sim = await demoAccountRow(h, alice.id);
     const reconciled: string[] = [];
     registry.onReconciled((id) => reconciled.push(id));
 
@@ -145,31 +136,33 @@ describeEachDb('broker registry', (target) => {
     expect(remote.broker.connects).toBe(attempts);
 
     remote.broker.down = false;
-    await waitFor(() => registry.state(mt5.id) === 'connected', 'the background reconnect');
+    await waitFor(() => registry.state(mt5.id) === 'connected', 'the background reconnect', 5000);
     expect(reconciled).toEqual([mt5.id]);
     expect((await registry.use(mt5, (a) => a.accountInfo())).balance).toBe(500);
 
     // A dropped connection is re-established and reconciled without any request.
     remote.broker.drop();
-    await waitFor(() => reconciled.length === 2, 'the reconnect after a drop');
+    await waitFor(() => reconciled.length === 2, 'the reconnect after a drop', 5000);
     expect(registry.state(mt5.id)).toBe('connected');
 
     // An adapter that restores its own link is reconciled too, so nothing that happened meanwhile is missed.
     remote.broker.selfReconnect();
-    await waitFor(() => reconciled.length === 3, 'the reconcile after the adapter reconnected by itself');
+    await waitFor(
+      () => reconciled.length === 3,
+      'the reconcile after the adapter reconnected by itself',
+      5000,
+    );
   });
 
   it('does not retry refused credentials in the background', async () => {
     const carol = await h.user('carol');
-    const created = await h.request('POST', '/api/accounts/create/', {
-      token: carol.token,
-      body: { name: 'Wrong pw', platform: 'MT5', account_number: '2', password: 'bad', broker_server: 'Srv' },
+    const mt5 = await createAccount(h, carol.token, {
+      name: 'Wrong pw',
+      platform: 'MT5',
+      account_number: '2',
+      password: 'bad',
+      broker_server: 'Srv',
     });
-    const mt5 = await h.ctx.db
-      .selectFrom('trading_accounts')
-      .selectAll()
-      .where('id', '=', created.json().id)
-      .executeTakeFirstOrThrow();
     await registry.evict(mt5.id);
     remote.broker.badPassword = true;
     remote.broker.state = 'disconnected';
@@ -184,11 +177,7 @@ describeEachDb('broker registry', (target) => {
 
   it('maps business refusals to 422 and unknown things to 404', async () => {
     const bob = await h.user('bob');
-    const sim = await h.ctx.db
-      .selectFrom('trading_accounts')
-      .selectAll()
-      .where('user_id', '=', bob.id)
-      .executeTakeFirstOrThrow();
+    const sim = await demoAccountRow(h, bob.id);
     await expect(registry.use(sim, (a) => a.closePosition('no-such-position'))).rejects.toMatchObject({
       statusCode: 404,
     });

@@ -3,6 +3,7 @@ import { BrokerError, type BrokerEvent } from '../types';
 import { CTraderAdapter, type CTraderAdapterOptions } from './adapter';
 import { FakeOpenApiServer, type FakeAccount } from './fake-openapi-server';
 import { PT } from './protocol';
+import { waitFor } from '../../test/wait-for';
 
 const CTID = 4_200_001;
 const TOKEN = 'good-token';
@@ -15,19 +16,6 @@ const account: FakeAccount = {
   balance: 1_000_000, // 10,000.00 USD
   leverage: 100,
 };
-
-async function until<T>(
-  fn: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 5000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('cTrader adapter against the fake Open API server', () => {
   let fake: FakeOpenApiServer;
@@ -105,14 +93,18 @@ describe('cTrader adapter against the fake Open API server', () => {
     await a.connect();
     const seen: Array<{ bid: number; ask: number }> = [];
     const stop = a.subscribeQuotes('EURUSD', (q) => seen.push({ bid: q.bid, ask: q.ask }));
-    await until(() => seen.length >= 1);
+    await waitFor(() => seen.length >= 1, 'the first quote', 5000);
     expect(seen[0]).toEqual({ bid: 1.085, ask: 1.0851 });
     fake.setPrice('EURUSD', 1.08612, 1.08622);
-    await until(() => seen.length >= 2);
+    await waitFor(() => seen.length >= 2, 'the second quote', 5000);
     expect(seen.at(-1)).toEqual({ bid: 1.08612, ask: 1.08622 });
     expect(await a.quote('EURUSD')).toMatchObject({ symbol: 'EURUSD', bid: 1.08612, ask: 1.08622 });
     stop();
-    await until(() => fake.received.some((f) => f.payloadType === PT.UNSUBSCRIBE_SPOTS_REQ));
+    await waitFor(
+      () => fake.received.some((f) => f.payloadType === PT.UNSUBSCRIBE_SPOTS_REQ),
+      'the unsubscribe request',
+      5000,
+    );
     fake.setPrice('EURUSD', 1.085, 1.0851);
   });
 
@@ -294,7 +286,11 @@ describe('cTrader adapter against the fake Open API server', () => {
       limit_price: 1.08,
     });
     fake.setPrice('EURUSD', 1.0799, 1.08);
-    await until(() => events.some((e) => e.type === 'execution' && e.deal.order_id === second.order_id));
+    await waitFor(
+      () => events.some((e) => e.type === 'execution' && e.deal.order_id === second.order_id),
+      'the limit fill',
+      5000,
+    );
     rec = await a.reconcile();
     const filled = rec.positions.find((p) => p.client_order_id === 'lim-2');
     expect(filled).toMatchObject({ entry_price: 1.08, volume: 0.1 });
@@ -375,17 +371,20 @@ describe('cTrader adapter against the fake Open API server', () => {
     await a.connect();
     const quotes: number[] = [];
     a.subscribeQuotes('EURUSD', (q) => quotes.push(q.bid));
-    await until(() => quotes.length >= 1);
+    await waitFor(() => quotes.length >= 1, 'the first quote', 5000);
     token = 'rotated-1';
-    await until(() =>
-      fake.received.some(
-        (f) => f.payloadType === PT.ACCOUNT_AUTH_REQ && f.payload?.accessToken === 'rotated-1',
-      ),
+    await waitFor(
+      () =>
+        fake.received.some(
+          (f) => f.payloadType === PT.ACCOUNT_AUTH_REQ && f.payload?.accessToken === 'rotated-1',
+        ),
+      're-authentication with the rotated token',
+      5000,
     );
-    await until(() => a.connectionState() === 'connected');
+    await waitFor(() => a.connectionState() === 'connected', 'the connection', 5000);
     const n = quotes.length;
     fake.setPrice('EURUSD', 1.0852, 1.0853);
-    await until(() => quotes.length > n);
+    await waitFor(() => quotes.length > n, 'a new quote', 5000);
     expect(quotes.at(-1)).toBe(1.0852);
     fake.setPrice('EURUSD', 1.085, 1.0851);
   });
@@ -397,7 +396,7 @@ describe('cTrader adapter against the fake Open API server', () => {
     a.subscribeQuotes('USDJPY', (q) => quotes.push(q.bid));
     await expect(a.connect()).rejects.toMatchObject({ kind: 'unavailable' });
     await fake.start();
-    await until(() => quotes.length >= 1, 8000);
+    await waitFor(() => quotes.length >= 1, 'the first quote after the server came up', 8000);
     expect(quotes[0]).toBe(151.23);
     expect(a.connectionState()).toBe('connected');
   });
@@ -406,11 +405,11 @@ describe('cTrader adapter against the fake Open API server', () => {
     const a = make({ heartbeatMs: 100 });
     await a.connect();
     const beats = fake.heartbeatsReceived;
-    await until(() => fake.heartbeatsReceived >= beats + 2);
+    await waitFor(() => fake.heartbeatsReceived >= beats + 2, 'two heartbeats', 5000);
     fake.frozen = true;
-    await until(() => a.connectionState() !== 'connected', 3000);
+    await waitFor(() => a.connectionState() !== 'connected', 'the frozen connection to be noticed', 3000);
     fake.frozen = false;
-    await until(() => a.connectionState() === 'connected', 8000);
+    await waitFor(() => a.connectionState() === 'connected', 'the reconnect', 8000);
     expect((await a.accountInfo()).balance).toBeGreaterThan(0);
   });
 
@@ -430,10 +429,13 @@ describe('cTrader adapter against the fake Open API server', () => {
     });
     expect(r.fill_price).toBe(1.085);
     fake.setPrice('EURUSD', 1.086, 1.0861);
-    const deal = await until(() =>
-      events.find(
-        (e) => e.type === 'execution' && e.deal.position_id === r.position_id && e.deal.entry === 'OUT',
-      ),
+    const deal = await waitFor(
+      () =>
+        events.find(
+          (e) => e.type === 'execution' && e.deal.position_id === r.position_id && e.deal.entry === 'OUT',
+        ),
+      'the stop-loss deal',
+      5000,
     );
     expect(deal).toMatchObject({ deal: { reason: 'STOP_LOSS', side: 'BUY', price: 1.0861, volume: 0.01 } });
     expect(
@@ -451,7 +453,7 @@ describe('cTrader adapter against the fake Open API server', () => {
     a.onEvent((e) => events.push(e));
     const quotes: number[] = [];
     a.subscribeQuotes('GBPUSD', (q) => quotes.push(q.bid));
-    await until(() => quotes.length >= 1);
+    await waitFor(() => quotes.length >= 1, 'the first quote', 5000);
     const opened = await a.placeOrder({
       client_order_id: 'down-1',
       symbol: 'GBPUSD',
@@ -463,7 +465,7 @@ describe('cTrader adapter against the fake Open API server', () => {
     await a.reconcile();
 
     await fake.stop();
-    await until(() => a.connectionState() === 'reconnecting');
+    await waitFor(() => a.connectionState() === 'reconnecting', 'the reconnecting state', 5000);
     const t0 = Date.now();
     await expect(
       a.placeOrder({
@@ -481,12 +483,15 @@ describe('cTrader adapter against the fake Open API server', () => {
     // While we were away the stop loss fired on the server.
     await fake.start();
     fake.setPrice('GBPUSD', 1.262, 1.26215);
-    await until(() => a.connectionState() === 'connected', 8000);
-    await until(() =>
-      events.some(
-        (e) =>
-          e.type === 'position' && e.status === 'CLOSED' && e.position.position_id === opened.position_id,
-      ),
+    await waitFor(() => a.connectionState() === 'connected', 'the reconnect', 8000);
+    await waitFor(
+      () =>
+        events.some(
+          (e) =>
+            e.type === 'position' && e.status === 'CLOSED' && e.position.position_id === opened.position_id,
+        ),
+      'the position closed while down',
+      5000,
     );
     expect(events.filter((e) => e.type === 'connection').map((e) => (e as { state: string }).state)).toEqual(
       expect.arrayContaining(['reconnecting', 'connected']),
@@ -494,13 +499,13 @@ describe('cTrader adapter against the fake Open API server', () => {
     // The spot subscription came back by itself.
     const n = quotes.length;
     fake.setPrice('GBPUSD', 1.264, 1.26415);
-    await until(() => quotes.length > n);
+    await waitFor(() => quotes.length > n, 'a new quote', 5000);
     expect(quotes.at(-1)).toBe(1.264);
 
     // A dropped socket (server still up) is healed the same way.
     fake.dropConnections();
-    await until(() => a.connectionState() !== 'connected');
-    await until(() => a.connectionState() === 'connected', 8000);
+    await waitFor(() => a.connectionState() !== 'connected', 'the dropped socket to be noticed', 5000);
+    await waitFor(() => a.connectionState() === 'connected', 'the reconnect', 8000);
     expect((await a.accountInfo()).currency).toBe('USD');
   });
 });

@@ -2,19 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerError, type BrokerEvent, type Quote } from '../types';
 import { FakeMt5Bridge } from './fake-bridge';
 import { Mt5BridgeAdapter, type AdapterLog } from './mt5-adapter';
+import { waitFor } from '../../test/wait-for';
 
 const LOGIN = 5_012_345;
 const PASSWORD = 'S3cret-Pa55!word';
 const SERVER = 'FakeBroker-Demo';
-
-const waitFor = async (cond: () => boolean | Promise<boolean>, ms = 5000, what = 'condition') => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 describe('Mt5BridgeAdapter against the fake bridge', () => {
   let bridge: FakeMt5Bridge;
@@ -123,7 +115,7 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     const stop = adapter.subscribeQuotes('GBPUSD', (q) => got.push(q));
     bridge.freeze(false);
     try {
-      await waitFor(() => got.length >= 4, 3000, 'ticks');
+      await waitFor(() => got.length >= 4, 'ticks', 3000);
     } finally {
       bridge.freeze();
     }
@@ -222,16 +214,16 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     await waitFor(
       () =>
         events.some((e) => e.type === 'order' && e.order.order_id === res.order_id && e.status === 'FILLED'),
-      2000,
       'limit fill event',
+      2000,
     );
     await waitFor(
       () =>
         events.some(
           (e) => e.type === 'execution' && e.deal.order_id === res.order_id && e.deal.reason === 'LIMIT',
         ),
-      2000,
       'limit deal',
+      2000,
     );
     rec = await adapter.reconcile();
     expect(rec.orders).toHaveLength(0);
@@ -295,8 +287,8 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
         events.some(
           (e) => e.type === 'order' && e.order.order_id === res.order_id && e.status === 'CANCELLED',
         ),
-      2000,
       'cancel event',
+      2000,
     );
   });
 
@@ -391,16 +383,16 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
           (e) =>
             e.type === 'execution' && e.deal.position_id === res.position_id && e.deal.reason === 'STOP_LOSS',
         ),
-      2000,
       'SL execution',
+      2000,
     );
     await waitFor(
       () =>
         events.some(
           (e) => e.type === 'position' && e.position.position_id === res.position_id && e.status === 'CLOSED',
         ),
-      2000,
       'close event',
+      2000,
     );
   });
 
@@ -427,7 +419,7 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     const mark = events.length;
 
     bridge.setDown(true);
-    await waitFor(() => adapter.connectionState() === 'reconnecting', 2000, 'reconnecting state');
+    await waitFor(() => adapter.connectionState() === 'reconnecting', 'reconnecting state', 2000);
     const t0 = Date.now();
     const err = await adapter.accountInfo().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BrokerError);
@@ -441,7 +433,7 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     expect(adapter.connectionState()).toBe('reconnecting');
 
     bridge.setDown(false);
-    await waitFor(() => adapter.connectionState() === 'connected', 5000, 'reconnect');
+    await waitFor(() => adapter.connectionState() === 'connected', 'reconnect', 5000);
     expect(bridge.loginAttempts).toBeGreaterThan(logins);
     const after = events.slice(mark);
     const states = after
@@ -465,7 +457,7 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     // The quote subscription is restored on the new stream.
     const seen = ticks.length;
     bridge.setPrice('EURUSD', 1.0911);
-    await waitFor(() => ticks.length > seen && ticks.at(-1)?.bid === 1.0911, 2000, 'tick after reconnect');
+    await waitFor(() => ticks.length > seen && ticks.at(-1)?.bid === 1.0911, 'tick after reconnect', 2000);
   });
 
   it('gives up on a call the bridge never answers after the timeout, as unavailable', async () => {
@@ -506,22 +498,22 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     // 40 ms doubling to 300 ms (with jitter) fits about 8 attempts in 1.5 s; a tight loop would make hundreds.
     expect(attempts).toBeGreaterThanOrEqual(3);
     expect(attempts).toBeLessThanOrEqual(14);
-    await waitFor(() => adapter.connectionState() === 'connected', 5000, 'connected again');
+    await waitFor(() => adapter.connectionState() === 'connected', 'connected again', 5000);
   });
 
   it('notices a silent bridge through missed heartbeats and reconnects when it speaks again', async () => {
     // The socket stays open but nothing arrives: only the heartbeat watchdog can tell.
     bridge.mute();
-    await waitFor(() => adapter.connectionState() === 'reconnecting', 2000, 'reconnecting');
+    await waitFor(() => adapter.connectionState() === 'reconnecting', 'reconnecting', 2000);
     bridge.mute(false);
-    await waitFor(() => adapter.connectionState() === 'connected', 5000, 'connected again');
+    await waitFor(() => adapter.connectionState() === 'connected', 'connected again', 5000);
   });
 
   it('can be disconnected while reconnecting, stays quiet, and reconnects normally after a new connect', async () => {
     const b = make();
     await b.connect();
     bridge.setDown(true);
-    await waitFor(() => b.connectionState() === 'reconnecting', 2000, 'reconnecting');
+    await waitFor(() => b.connectionState() === 'reconnecting', 'reconnecting', 2000);
     await b.disconnect();
     expect(b.connectionState()).toBe('disconnected');
     bridge.setDown(false);
@@ -530,10 +522,10 @@ describe('Mt5BridgeAdapter against the fake bridge', () => {
     await b.connect();
     expect(b.connectionState()).toBe('connected');
     bridge.setDown(true);
-    await waitFor(() => b.connectionState() === 'reconnecting', 2000, 'reconnecting again');
+    await waitFor(() => b.connectionState() === 'reconnecting', 'reconnecting again', 2000);
     bridge.setDown(false);
-    await waitFor(() => b.connectionState() === 'connected', 5000, 'connected again');
+    await waitFor(() => b.connectionState() === 'connected', 'connected again', 5000);
     await b.disconnect();
-    await waitFor(() => adapter.connectionState() === 'connected', 5000, 'main adapter back');
+    await waitFor(() => adapter.connectionState() === 'connected', 'main adapter back', 5000);
   });
 });

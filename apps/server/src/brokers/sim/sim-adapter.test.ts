@@ -1,24 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
+import { accountRow, demoAccountRow } from '../../test/accounts';
+import { HOUR, WEDNESDAY } from '../../test/sim-clock';
+import { waitFor } from '../../test/wait-for';
 import { HttpError } from '../../lib/http-error';
 import { brokerRegistry, createBrokerRegistry } from '../registry';
 import type { BrokerAdapter, Quote } from '../types';
 
-/** A Wednesday morning in London: FX is open. The sim's clock only moves when a test moves it. */
-const WEDNESDAY = Date.parse('2026-01-07T10:00:00Z');
-const HOUR = 3_600_000;
-
 let clock = WEDNESDAY;
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describeEachDb('sim broker', (target) => {
   let h: Harness;
@@ -35,11 +24,7 @@ describeEachDb('sim broker', (target) => {
   /** A fresh user and its Demo account (10,000 USD, 1:100), connected. */
   async function demo(): Promise<{ adapter: BrokerAdapter; accountId: string; userId: string }> {
     const { id: userId } = await h.user(`trader${++n}`);
-    const row = await h.ctx.db
-      .selectFrom('trading_accounts')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const row = await demoAccountRow(h, userId);
     return { adapter: await brokerRegistry(h.ctx).connected(row), accountId: row.id, userId };
   }
 
@@ -115,11 +100,7 @@ describeEachDb('sim broker', (target) => {
 
   it('refuses an order without enough free margin (422) and opens nothing', async () => {
     const { adapter, accountId } = await demo();
-    const row = await h.ctx.db
-      .selectFrom('trading_accounts')
-      .selectAll()
-      .where('id', '=', accountId)
-      .executeTakeFirstOrThrow();
+    const row = await accountRow(h, accountId);
     const err = await brokerRegistry(h.ctx)
       .use(row, (a) =>
         a.placeOrder({ client_order_id: 'big', symbol: 'EURUSD', side: 'BUY', kind: 'MARKET', volume: 100 }),
@@ -370,11 +351,7 @@ describeEachDb('sim broker', (target) => {
     });
     // A second process on the same database: its own registry, adapter and checker.
     const other = createBrokerRegistry(h.ctx);
-    const row = await h.ctx.db
-      .selectFrom('trading_accounts')
-      .selectAll()
-      .where('id', '=', accountId)
-      .executeTakeFirstOrThrow();
+    const row = await accountRow(h, accountId);
     const twin = await other.connected(row);
     expect((await twin.reconcile()).positions.map((p) => p.position_id)).toEqual([placed.position_id]);
 
@@ -471,11 +448,7 @@ describeEachDb('sim broker', (target) => {
       .where('entry', '=', 'OUT')
       .executeTakeFirstOrThrow();
     expect(deal).toMatchObject({ reason: 'STOP_LOSS', price: quote('EURUSD').bid });
-    const row = await h.ctx.db
-      .selectFrom('trading_accounts')
-      .selectAll()
-      .where('id', '=', accountId)
-      .executeTakeFirstOrThrow();
+    const row = await accountRow(h, accountId);
     const after = await brokerRegistry(h.ctx).connected(row);
     expect((await after.reconcile()).orders).toHaveLength(1);
     expect((await after.accountInfo()).balance).toBeCloseTo(

@@ -5,9 +5,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '@tradedesk/contract';
 import { up as backfillDemoAccounts } from '../../db/migrations/0004_demo_accounts';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
-
-/** A Wednesday morning in London: FX is open, so the simulated prices tick. */
-const WEDNESDAY = Date.parse('2026-01-07T10:00:00Z');
+import { accountRow } from '../../test/accounts';
+import { WEDNESDAY } from '../../test/sim-clock';
 
 describeEachDb('accounts', (target) => {
   let h: Harness;
@@ -23,8 +22,6 @@ describeEachDb('accounts', (target) => {
   const create = (token: string, body: unknown) =>
     h.request('POST', '/api/accounts/create/', { token, body });
   const list = async (token: string) => (await h.request('GET', '/api/accounts/', { token })).json();
-  const rawRow = (id: string) =>
-    h.ctx.db.selectFrom('trading_accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   it('gives every new user one simulated "Demo" account with 10,000 USD at 1:100', async () => {
     const accounts = await list(alice);
@@ -119,7 +116,7 @@ describeEachDb('accounts', (target) => {
       password: secret,
       broker_server: 'Demo-Server',
     });
-    const row = await rawRow(res.json().id);
+    const row = await accountRow(h, res.json().id);
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(row.password_enc).toMatch(/^v1:/);
     expect(h.ctx.secrets.open(row.password_enc!)).toBe(secret);
@@ -147,7 +144,7 @@ describeEachDb('accounts', (target) => {
     });
     expect(blank.statusCode).toBe(200);
     expect(blank.json()).toMatchObject({ name: 'Renamed', broker: 'FTMO', username: 'trader1' });
-    expect(h.ctx.secrets.open((await rawRow(id)).password_enc!)).toBe('first-pw');
+    expect(h.ctx.secrets.open((await accountRow(h, id)).password_enc!)).toBe('first-pw');
 
     const changed = await h.request('PUT', `/api/accounts/${id}/`, {
       token: alice,
@@ -155,7 +152,7 @@ describeEachDb('accounts', (target) => {
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.body).not.toContain('second-pw');
-    expect(h.ctx.secrets.open((await rawRow(id)).password_enc!)).toBe('second-pw');
+    expect(h.ctx.secrets.open((await accountRow(h, id)).password_enc!)).toBe('second-pw');
     expect((await h.request('GET', `/api/accounts/${id}/`, { token: alice })).json().name).toBe('Renamed');
 
     const noName = await h.request('PUT', `/api/accounts/${id}/`, { token: alice, body: { name: '' } });

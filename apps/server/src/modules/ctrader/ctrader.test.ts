@@ -7,21 +7,13 @@ import { FakeOpenApiServer } from '../../brokers/ctrader/fake-openapi-server';
 import { PT } from '../../brokers/ctrader/protocol';
 import { brokerRegistry } from '../../brokers/registry';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
+import { accountRow } from '../../test/accounts';
+import { waitFor } from '../../test/wait-for';
 
 const DEMO = 5_100_001;
 const LIVE = 5_100_002;
 const CLIENT = { clientId: '1234_fakeClientId', clientSecret: 'fake-client-secret' };
 const REDIRECT_URI = 'http://localhost:8000/api/ctrader/api/ctrader/callback/';
-
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describeEachDb('cTrader OAuth and account binding', (target) => {
   let h: Harness;
@@ -89,8 +81,7 @@ describeEachDb('cTrader OAuth and account binding', (target) => {
 
   const redirect = (token: string, id: string) =>
     h.request('GET', `/api/ctrader/api/ctrader/redirect/?account_id=${id}`, { token });
-  const rawRow = () =>
-    h.ctx.db.selectFrom('trading_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+  const rawRow = () => accountRow(h, accountId);
   const ctMeta = async () => JSON.parse((await rawRow()).meta).ctrader;
 
   /** Walks the browser through consent: our redirect URL -> cTrader (auto-approve) -> our callback. */
@@ -345,10 +336,10 @@ describeEachDb('cTrader OAuth and account binding', (target) => {
     );
 
     await api.start();
-    const back = await until(async () => {
+    const back = await waitFor(async () => {
       const r = await h.request('GET', `/api/ctrader/api/ctrader/account/${accountId}/`, { token: alice });
       return r.statusCode === 200 ? r : undefined;
-    });
+    }, 'the account to answer again');
     expect(back.json()).toMatchObject({ connection_state: 'connected', currency: 'USD' });
   });
 });

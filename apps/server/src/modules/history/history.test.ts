@@ -2,25 +2,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { calculateLotSize } from '@tradedesk/domain';
 import type { HistoryStats, HistoryTrade, HistoryTradesPage } from '@tradedesk/contract';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
+import { accountRow } from '../../test/accounts';
+import { MINUTE, WEDNESDAY } from '../../test/sim-clock';
+import { waitFor } from '../../test/wait-for';
 import { brokerRegistry } from '../../brokers/registry';
 import type { BrokerAdapter, Deal } from '../../brokers/types';
 import { seedTrades, type SeedTrade } from './history.seed';
 import { historySync } from './history.sync';
 
-/** A Wednesday morning in London: FX is open. The sim's clock only moves when a test moves it. */
-const WEDNESDAY = Date.parse('2026-01-07T10:00:00Z');
-const MINUTE = 60_000;
 let clock = WEDNESDAY;
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 interface Trader {
   token: string;
@@ -51,11 +41,7 @@ describeEachDb('trade history API', (target) => {
 
   /** The SIM account's adapter itself: orders placed here bypass the trades API, like a broker's own terminal. */
   async function terminal(t: Trader): Promise<BrokerAdapter> {
-    const account = await h.ctx.db
-      .selectFrom('trading_accounts')
-      .selectAll()
-      .where('id', '=', t.accountId)
-      .executeTakeFirstOrThrow();
+    const account = await accountRow(h, t.accountId);
     const adapter = await brokerRegistry(h.ctx).connected(account);
     // The run every connect starts is done before the test acts on the broker.
     await historySync(h.ctx).idle(t.accountId);

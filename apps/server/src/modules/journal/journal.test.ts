@@ -2,8 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
-
-const WEDNESDAY = Date.parse('2026-01-07T10:00:00Z');
+import { WEDNESDAY } from '../../test/sim-clock';
 
 /** A 1×1 PNG and the first bytes of the other accepted formats. */
 const PNG = Buffer.from(

@@ -3,20 +3,12 @@ import { MT5_MESSAGES } from '@tradedesk/contract';
 import { FakeMt5Bridge } from '../../brokers/mt5/fake-bridge';
 import { newId, nowIso } from '../../lib/ids';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
+import { waitFor } from '../../test/wait-for';
 
 const LOGIN = 7_001_234;
 const PASSWORD = 'Mt5-Pa55word!xyz';
 const WRONG_PASSWORD = 'Wrong-Pa55word!abc';
 const SERVER = 'FakeBroker-Live01';
-
-const waitFor = async (cond: () => Promise<boolean>, ms: number, what: string) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
 
 describeEachDb('mt5 routes', (target) => {
   let bridge: FakeMt5Bridge;
@@ -281,8 +273,8 @@ describeEachDb('mt5 routes', (target) => {
         body = res.json();
         return body?.connection_state === 'connected';
       },
-      15_000,
       'recovery',
+      15_000,
     );
     // Entry 1.10012, stopped at 1.0949: (1.0949 - 1.10012) x 0.5 x 100,000 = -261 USD, plus 2 x 1.75 commission.
     expect(body).toMatchObject({

@@ -2,23 +2,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { averageTrueRange, calculateLotSize } from '@tradedesk/domain';
 import type { OpenPosition, TradeExecuteRequest } from '@tradedesk/contract';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
+import { HOUR, WEDNESDAY } from '../../test/sim-clock';
+import { waitFor } from '../../test/wait-for';
 import { brokerRegistry } from '../../brokers/registry';
 import type { Quote } from '../../brokers/types';
 
-/** A Wednesday morning in London: FX is open. The sim's clock only moves when a test moves it. */
-const WEDNESDAY = Date.parse('2026-01-07T10:00:00Z');
-const HOUR = 3_600_000;
 let clock = WEDNESDAY;
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const round = (v: number, d: number) => Number(v.toFixed(d));
 
