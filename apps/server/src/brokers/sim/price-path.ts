@@ -79,43 +79,9 @@ export class PrimaryPath implements LogPricePath {
   logMid(k: number): number {
     const block = Math.floor(k / BLOCK);
     const base = block * BLOCK;
-    const i = k - base;
-    let xa = this.pin(block);
-    if (i === 0) return xa;
-    const keys = this.keysFor(block);
-    const table = this.table;
-    const sigma2 = this.sigma2;
-    let xb = this.pin(block + 1);
-    let ta = table.tau(base * GRID_MS);
-    let tb = table.tau((base + BLOCK) * GRID_MS);
-    let lo = 0;
-    for (let level = TOP_LEVEL; level > 0; level--) {
-      const half = 2 ** (level - 1);
-      const m = lo + half;
-      const tm = table.tau((base + m) * GRID_MS);
-      // Exact Brownian-bridge draw of the midpoint given both ends (in variance time).
-      let xm: number;
-      const left = tm - ta;
-      const right = tb - tm;
-      if (left <= 0) xm = xa;
-      else if (right <= 0) xm = xb;
-      else {
-        const span = left + right;
-        const z = invNorm(unit(hashIndex(keys[level]!, lo / (2 * half))));
-        xm = xa + (xb - xa) * (left / span) + Math.sqrt((sigma2 * left * right) / span) * z;
-      }
-      if (i === m) return xm;
-      if (i < m) {
-        xb = xm;
-        tb = tm;
-      } else {
-        xa = xm;
-        ta = tm;
-        lo = m;
-      }
-    }
-    // At level 1 either the midpoint or the left end is i, so this is only reached for i === lo.
-    return xa;
+    if (k === base) return this.pin(block);
+    // The whole block is the top-level node: descend it from its two pinned ends.
+    return this.refine(k, TOP_LEVEL, base, this.pin(block), this.pin(block + 1));
   }
 
   fill(level: number, mFrom: number, mTo: number): Float64Array {
@@ -243,6 +209,7 @@ export class PrimaryPath implements LogPricePath {
       const half = 2 ** (lvl - 1);
       const m = lo + half;
       const tm = table.tau((base + m) * GRID_MS);
+      // Exact Brownian-bridge draw of the midpoint given both ends (in variance time).
       let xm: number;
       const left = tm - ta;
       const right = tb - tm;
@@ -263,6 +230,7 @@ export class PrimaryPath implements LogPricePath {
         lo = m;
       }
     }
+    // At level 1 either the midpoint or the left end is i, so this is only reached for i === lo.
     return xa;
   }
 }
