@@ -134,30 +134,41 @@ export function resolveStopLoss(mode: StopLossMode, ctx: PriceContext): Resolved
       requirePositive(mode.pips, 'stop_loss', 'Stop-loss distance in pips');
       level = levelAt(ctx, slSign(ctx.side) * pipsToPrice(mode.pips, ctx.pip_size));
       break;
-    case 'atr': {
-      requirePositive(mode.atr, 'stop_loss', 'ATR');
-      const multiplier = mode.multiplier ?? DEFAULT_ATR_MULTIPLIER;
-      requirePositive(multiplier, 'stop_loss', 'ATR multiplier');
-      level = levelAt(ctx, slSign(ctx.side) * mode.atr * multiplier);
+    case 'atr':
+      level = levelAt(ctx, slSign(ctx.side) * atrDistance(mode, 'stop_loss'));
       break;
-    }
     case 'price':
       requirePositive(mode.price, 'stop_loss', 'Stop-loss price');
       assertStopSides({ side: ctx.side, entry: ctx.entry, stopLoss: mode.price, digits: ctx.digits });
       level = levelFromPrice(ctx, mode.price);
       break;
   }
+  return checkLevel(level, ctx, 'stop_loss');
+}
+
+/** ATR × multiplier (default DEFAULT_ATR_MULTIPLIER), both checked positive, for an SL or a TP. */
+function atrDistance(
+  mode: { atr: number; multiplier?: number | null },
+  field: 'stop_loss' | 'take_profit',
+): number {
+  requirePositive(mode.atr, field, 'ATR');
+  const multiplier = mode.multiplier ?? DEFAULT_ATR_MULTIPLIER;
+  requirePositive(multiplier, field, 'ATR multiplier');
+  return mode.atr * multiplier;
+}
+
+/** A resolved SL or TP must lie above zero and, once rounded to the digits, away from the entry. */
+function checkLevel(
+  level: ResolvedLevel,
+  ctx: PriceContext,
+  field: 'stop_loss' | 'take_profit',
+): ResolvedLevel {
+  const name = field === 'stop_loss' ? 'Stop loss' : 'Take profit';
   if (level.price <= 0) {
-    throw new TradeValidationError(
-      'stop_loss',
-      `Stop loss would be at ${fmt(level.price, ctx.digits)}, below zero.`,
-    );
+    throw new TradeValidationError(field, `${name} would be at ${fmt(level.price, ctx.digits)}, below zero.`);
   }
   if (level.distance <= 0) {
-    throw new TradeValidationError(
-      'stop_loss',
-      'Stop loss rounds to the entry price; choose a larger distance.',
-    );
+    throw new TradeValidationError(field, `${name} rounds to the entry price; choose a larger distance.`);
   }
   return level;
 }
@@ -184,31 +195,16 @@ export function resolveTakeProfit(
       requirePositive(mode.pips, 'take_profit', 'Take-profit distance in pips');
       level = levelAt(ctx, tpSign * pipsToPrice(mode.pips, ctx.pip_size));
       break;
-    case 'atr': {
-      requirePositive(mode.atr, 'take_profit', 'ATR');
-      const multiplier = mode.multiplier ?? DEFAULT_ATR_MULTIPLIER;
-      requirePositive(multiplier, 'take_profit', 'ATR multiplier');
-      level = levelAt(ctx, tpSign * mode.atr * multiplier);
+    case 'atr':
+      level = levelAt(ctx, tpSign * atrDistance(mode, 'take_profit'));
       break;
-    }
     case 'price':
       requirePositive(mode.price, 'take_profit', 'Take-profit price');
       assertStopSides({ side: ctx.side, entry: ctx.entry, takeProfit: mode.price, digits: ctx.digits });
       level = levelFromPrice(ctx, mode.price);
       break;
   }
-  if (level.price <= 0) {
-    throw new TradeValidationError(
-      'take_profit',
-      `Take profit would be at ${fmt(level.price, ctx.digits)}, below zero.`,
-    );
-  }
-  if (level.distance <= 0) {
-    throw new TradeValidationError(
-      'take_profit',
-      'Take profit rounds to the entry price; choose a larger distance.',
-    );
-  }
+  checkLevel(level, ctx, 'take_profit');
   return { ...level, rr: roundToDigits(level.distance / slDistance, 2) };
 }
 
