@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { calculateLotSize } from '@tradedesk/domain';
 import type { HistoryStats, HistoryTrade, HistoryTradesPage } from '@tradedesk/contract';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
+import { clientLots, newTrader, type Trader } from '../../test/traders';
 import { accountRow } from '../../test/accounts';
 import { MINUTE, WEDNESDAY } from '../../test/sim-clock';
 import { waitFor } from '../../test/wait-for';
@@ -11,12 +11,6 @@ import { seedTrades, type SeedTrade } from './history.seed';
 import { historySync } from './history.sync';
 
 let clock = WEDNESDAY;
-
-interface Trader {
-  token: string;
-  userId: string;
-  accountId: string;
-}
 
 const cents = (deals: Deal[]) =>
   deals.reduce(
@@ -33,11 +27,9 @@ describeEachDb('trade history API', (target) => {
   });
   afterAll(() => h.close());
 
-  async function trader(): Promise<Trader> {
-    const { id, token } = await h.user(`historian${++n}`);
-    const accounts = (await h.request('GET', '/api/accounts/', { token })).json() as Array<{ id: string }>;
-    return { token, userId: id, accountId: accounts[0]!.id };
-  }
+  const trader = () => newTrader(h, `historian${++n}`);
+  const modalLots = (t: Trader, symbol: string, riskPercent: number, slDistance: number) =>
+    clientLots(h, clock, t, symbol, riskPercent, slDistance);
 
   /** The SIM account's adapter itself: orders placed here bypass the trades API, like a broker's own terminal. */
   async function terminal(t: Trader): Promise<BrokerAdapter> {
@@ -192,29 +184,6 @@ describeEachDb('trade history API', (target) => {
     expect(state).toMatchObject({ synced_to: new Date(clock).toISOString(), last_error: null });
   });
 
-  /** The lot size the Place a Trade modal would send: the same domain function, fed from the API. */
-  async function clientLots(t: Trader, symbol: string, riskPercent: number, slDistance: number) {
-    const details = (
-      await h.request('GET', `/api/accounts/details/${t.accountId}`, { token: t.token })
-    ).json();
-    const info = (
-      await h.request('GET', `/api/trades/symbol-info/${t.accountId}/${symbol}`, { token: t.token })
-    ).json();
-    const rate =
-      info.quote_currency === details.currency
-        ? 1
-        : brokerRegistry(h.ctx).sim.market.convert(1, info.quote_currency, details.currency, clock);
-    return calculateLotSize({
-      equity: details.equity,
-      riskPercent,
-      slDistance,
-      contractSize: info.contract_size,
-      quoteToAccountRate: rate,
-      limits: info,
-      accountCurrency: details.currency,
-    }).volume;
-  }
-
   it("sums a trade's deals with their commission and swap, for app and external trades alike", async () => {
     const t = await trader();
     const sim = await terminal(t);
@@ -267,7 +236,7 @@ describeEachDb('trade history API', (target) => {
     );
 
     // A trade placed and closed through the app: the same rule, and it is not external.
-    const lots = await clientLots(t, 'EURUSD', 0.5, 0.002);
+    const lots = await modalLots(t, 'EURUSD', 0.5, 0.002);
     const exec = await h.request('POST', '/api/trades/execute/', {
       token: t.token,
       body: {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
 import { WEDNESDAY } from '../../test/sim-clock';
+import { newTrader } from '../../test/traders';
 
 /** A 1×1 PNG and the first bytes of the other accepted formats. */
 const PNG = Buffer.from(
@@ -50,12 +51,11 @@ describeEachDb('trade journals and attachments', (target) => {
 
   /** A trader with one executed trade on the Demo account. */
   async function traderWithTrade() {
-    const { token } = await h.user(`journaler${++n}`);
-    const [account] = (await h.request('GET', '/api/accounts/', { token })).json() as Array<{ id: string }>;
+    const { token, accountId } = await newTrader(h, `journaler${++n}`);
     const res = await h.request('POST', '/api/trades/execute/', {
       token,
       body: {
-        account_id: account!.id,
+        account_id: accountId,
         symbol: 'EURUSD',
         lot_size: 0.25,
         direction: 'BUY',

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { averageTrueRange, calculateLotSize } from '@tradedesk/domain';
+import { averageTrueRange } from '@tradedesk/domain';
 import type { OpenPosition, TradeExecuteRequest } from '@tradedesk/contract';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
+import { clientLots, newTrader, type Trader } from '../../test/traders';
 import { HOUR, WEDNESDAY } from '../../test/sim-clock';
 import { waitFor } from '../../test/wait-for';
 import { brokerRegistry } from '../../brokers/registry';
@@ -10,12 +11,6 @@ import type { Quote } from '../../brokers/types';
 let clock = WEDNESDAY;
 
 const round = (v: number, d: number) => Number(v.toFixed(d));
-
-interface Trader {
-  token: string;
-  userId: string;
-  accountId: string;
-}
 
 describeEachDb('trades API', (target) => {
   let h: Harness;
@@ -29,39 +24,9 @@ describeEachDb('trades API', (target) => {
   const market = () => brokerRegistry(h.ctx).sim.market;
   const quote = (symbol: string, t = clock): Quote => market().quoteAt(symbol, t);
 
-  async function trader(): Promise<Trader> {
-    const { id, token } = await h.user(`trader${++n}`);
-    const accounts = (await h.request('GET', '/api/accounts/', { token })).json() as Array<{ id: string }>;
-    return { token, userId: id, accountId: accounts[0]!.id };
-  }
-
-  /** The lot size the Place a Trade modal would send: the same domain function, fed from the API. */
-  async function clientLots(
-    t: Trader,
-    symbol: string,
-    riskPercent: number,
-    slDistance: number,
-  ): Promise<number> {
-    const details = (
-      await h.request('GET', `/api/accounts/details/${t.accountId}`, { token: t.token })
-    ).json();
-    const info = (
-      await h.request('GET', `/api/trades/symbol-info/${t.accountId}/${symbol}`, { token: t.token })
-    ).json();
-    const rate =
-      info.quote_currency === details.currency
-        ? 1
-        : market().convert(1, info.quote_currency, details.currency, clock);
-    return calculateLotSize({
-      equity: details.equity,
-      riskPercent,
-      slDistance,
-      contractSize: info.contract_size,
-      quoteToAccountRate: rate,
-      limits: info,
-      accountCurrency: details.currency,
-    }).volume;
-  }
+  const trader = () => newTrader(h, `trader${++n}`);
+  const modalLots = (t: Trader, symbol: string, riskPercent: number, slDistance: number) =>
+    clientLots(h, clock, t, symbol, riskPercent, slDistance);
 
   async function body(t: Trader, over: Partial<TradeExecuteRequest> = {}): Promise<TradeExecuteRequest> {
     const symbol = over.symbol ?? 'EURUSD';
@@ -78,7 +43,7 @@ describeEachDb('trades API', (target) => {
       reason: 'Breakout retest',
       trader: 'Alice',
       timeframe: '15M',
-      lot_size: await clientLots(t, symbol, risk, sl),
+      lot_size: await modalLots(t, symbol, risk, sl),
       ...over,
     };
   }
