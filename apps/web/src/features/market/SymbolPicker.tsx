@@ -19,6 +19,8 @@ export function matchesSymbol(s: Pick<SymbolInfoBody, 'symbol' | 'description'>,
   return !q || s.symbol.toLowerCase().includes(q) || s.description.toLowerCase().includes(q);
 }
 
+const isSymbol = (symbol: string, search: string) => symbol.toLowerCase() === search.trim().toLowerCase();
+
 /**
  * The account's symbols as a searchable select showing each description. Only when the list could not
  * be loaded may a symbol be typed freely (committed on Enter, on picking a suggestion or on leaving).
@@ -26,6 +28,7 @@ export function matchesSymbol(s: Pick<SymbolInfoBody, 'symbol' | 'description'>,
 export function SymbolPicker({ accountId, value, onChange, suggestions = [], w }: SymbolPickerProps) {
   const symbols = useSymbols(accountId);
   const list = symbols.data;
+  const [search, setSearch] = useState(value);
 
   // A symbol the account does not trade (another broker's name) gives way to the list's own spelling,
   // else to its first symbol.
@@ -47,11 +50,23 @@ export function SymbolPicker({ accountId, value, onChange, suggestions = [], w }
     );
 
   const byName = new Map((list ?? []).map((s) => [s.symbol, s]));
-  const filter: OptionsFilter = ({ options, search }) =>
-    (options as ComboboxItem[]).filter((o) => {
-      const s = byName.get(o.value);
-      return s ? matchesSymbol(s, search) : o.value.toLowerCase().includes(search.toLowerCase());
-    });
+  // The exact symbol first, so that Enter (which takes the first option) picks what was typed.
+  const filter: OptionsFilter = ({ options, search: q }) =>
+    (options as ComboboxItem[])
+      .filter((o) => {
+        const s = byName.get(o.value);
+        return s ? matchesSymbol(s, q) : o.value.toLowerCase().includes(q.toLowerCase());
+      })
+      .sort((a, b) => Number(isSymbol(b.value, q)) - Number(isSymbol(a.value, q)));
+  // Typing a whole symbol (or enough to leave one) and pressing Enter picks it, even before the
+  // options have rendered.
+  const typedPick = (): string | null => {
+    const matches = (list ?? []).filter((s) => matchesSymbol(s, search));
+    return (
+      (matches.find((s) => isSymbol(s.symbol, search)) ?? (matches.length === 1 ? matches[0] : null))
+        ?.symbol ?? null
+    );
+  };
   return (
     <Select
       label="Symbol"
@@ -60,6 +75,16 @@ export function SymbolPicker({ accountId, value, onChange, suggestions = [], w }
       value={value || null}
       onChange={(v) => v && onChange(v)}
       searchable
+      searchValue={search}
+      onSearchChange={setSearch}
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter') return;
+        const pick = typedPick();
+        if (!pick) return;
+        // Inside a form, Enter picks the symbol and must not submit the form too.
+        e.preventDefault();
+        onChange(pick);
+      }}
       selectFirstOptionOnChange
       filter={filter}
       renderOption={({ option }) => (
