@@ -164,6 +164,19 @@ export interface BrokerCapabilities {
   hedging: boolean;
 }
 
+/**
+ * Everything on, as the SIM, MT5 and cTrader adapters start out. A fresh object each time, because an
+ * adapter may narrow its own copy once it knows the account (MT5 turns `hedging` off on netting).
+ */
+export const allCapabilities = (): BrokerCapabilities => ({
+  limitOrders: true,
+  partialClose: true,
+  amendStops: true,
+  candles: true,
+  dealHistory: true,
+  hedging: true,
+});
+
 /** A broker that is down or refuses: routes turn it into 502 with its message. */
 export class BrokerError extends Error {
   constructor(

@@ -1,5 +1,6 @@
 import {
   BrokerError,
+  allCapabilities,
   type AccountInfo,
   type BrokerAdapter,
   type BrokerCapabilities,
@@ -95,14 +96,7 @@ const WEEK_MS = 7 * 86_400_000;
  */
 export class CTraderAdapter implements BrokerAdapter {
   readonly platform = 'cTrader' as const;
-  readonly capabilities: BrokerCapabilities = {
-    limitOrders: true,
-    partialClose: true,
-    amendStops: true,
-    candles: true,
-    dealHistory: true,
-    hedging: true,
-  };
+  readonly capabilities: BrokerCapabilities = allCapabilities();
 
   private conn: OpenApiConnection | undefined;
   private state: ConnectionState = 'disconnected';

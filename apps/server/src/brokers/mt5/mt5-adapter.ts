@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import {
   BrokerError,
+  allCapabilities,
   type AccountInfo,
   type BrokerAdapter,
   type BrokerCapabilities,
@@ -217,14 +218,7 @@ export function toBrokerError(status: number, body: BridgeErrorBody | null): Bro
  */
 export class Mt5BridgeAdapter implements BrokerAdapter {
   readonly platform = 'MT5' as const;
-  readonly capabilities: BrokerCapabilities = {
-    limitOrders: true,
-    partialClose: true,
-    amendStops: true,
-    candles: true,
-    dealHistory: true,
-    hedging: true,
-  };
+  readonly capabilities: BrokerCapabilities = allCapabilities();
 
   private readonly base: string;
   private readonly timeoutMs: number;

@@ -4,6 +4,7 @@ import type { SimDealsTable, SimOrdersTable, SimPositionsTable } from '../../db/
 import { newId } from '../../lib/ids';
 import {
   BrokerError,
+  allCapabilities,
   type AccountInfo,
   type BrokerAdapter,
   type BrokerEvent,
@@ -37,6 +38,9 @@ export const currencyDecimals = (currency: string): number =>
 const roundTo = (v: number, decimals: number) => Number(v.toFixed(decimals));
 const iso = (ms: number) => new Date(ms).toISOString();
 const opposite = (s: Side): Side => (s === 'BUY' ? 'SELL' : 'BUY');
+/** An amended SL or TP: undefined keeps the current level, null removes it, a price is rounded. */
+const amendedStop = (v: number | null | undefined, current: number | null, digits: number) =>
+  v === undefined ? current : v === null ? null : roundTo(v, digits);
 
 export function toSymbolInfo(s: SimSymbolSpec): SymbolInfo {
   return {
@@ -643,14 +647,7 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
 
   return {
     platform: 'SIM',
-    capabilities: {
-      limitOrders: true,
-      partialClose: true,
-      amendStops: true,
-      candles: true,
-      dealHistory: true,
-      hedging: true,
-    },
+    capabilities: allCapabilities(),
     async connect() {
       await ensureLoaded();
       emit({ type: 'connection', state: 'connected' });
@@ -715,18 +712,8 @@ export function createSimAdapter(opts: SimAdapterOptions): BrokerAdapter {
         await ensureLoaded();
         const p = positionOr404(positionId);
         const s = specOf(p.symbol);
-        const sl =
-          stops.stop_loss === undefined
-            ? p.stop_loss
-            : stops.stop_loss === null
-              ? null
-              : roundTo(stops.stop_loss, s.digits);
-        const tp =
-          stops.take_profit === undefined
-            ? p.take_profit
-            : stops.take_profit === null
-              ? null
-              : roundTo(stops.take_profit, s.digits);
+        const sl = amendedStop(stops.stop_loss, p.stop_loss, s.digits);
+        const tp = amendedStop(stops.take_profit, p.take_profit, s.digits);
         const t = now();
         checkStops(p.side, closePrice(p.side, market.quoteAt(p.symbol, t)), sl, tp);
         await write({ updatePosition: { id: p.id, stop_loss: sl, take_profit: tp } }, `Position ${p.id}`);

@@ -1,61 +1,37 @@
 import type { Db } from '../../db';
-import type { SimDealsTable, SimOrdersTable, SimPositionsTable } from '../../db/schema';
+import type { SelectQueryBuilder, Selectable } from 'kysely';
+import type { Database, SimDealsTable, SimOrdersTable, SimPositionsTable } from '../../db/schema';
 import { newId } from '../../lib/ids';
+
+type SimTable = 'sim_accounts' | 'sim_positions' | 'sim_orders' | 'sim_deals' | 'sim_balance_history';
 
 /** Queries of the simulated broker's state; every one scoped by account and owning user. */
 export function simStore(db: Db, accountId: string, userId: string) {
+  /**
+   * One table's rows of this account, as the owning user: the scope of every read below. Kysely cannot
+   * type a table chosen by a type parameter, hence the cast back to the named table's rows.
+   */
+  const owned = <T extends SimTable>(table: T) =>
+    db
+      .selectFrom(table as SimTable)
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('user_id', '=', userId) as unknown as SelectQueryBuilder<Database, T, Selectable<Database[T]>>;
+
   return {
-    account: () =>
-      db
-        .selectFrom('sim_accounts')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst(),
-    positions: () =>
-      db
-        .selectFrom('sim_positions')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('user_id', '=', userId)
-        .orderBy('opened_at')
-        .execute(),
-    pendingOrders: () =>
-      db
-        .selectFrom('sim_orders')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('user_id', '=', userId)
-        .where('status', '=', 'PENDING')
-        .orderBy('created_at')
-        .execute(),
+    account: () => owned('sim_accounts').executeTakeFirst(),
+    positions: () => owned('sim_positions').orderBy('opened_at').execute(),
+    pendingOrders: () => owned('sim_orders').where('status', '=', 'PENDING').orderBy('created_at').execute(),
     orderByClientId: (clientOrderId: string) =>
-      db
-        .selectFrom('sim_orders')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('user_id', '=', userId)
-        .where('client_order_id', '=', clientOrderId)
-        .executeTakeFirst(),
+      owned('sim_orders').where('client_order_id', '=', clientOrderId).executeTakeFirst(),
     deals: (fromIso: string, toIso: string) =>
-      db
-        .selectFrom('sim_deals')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('user_id', '=', userId)
+      owned('sim_deals')
         .where('time', '>=', fromIso)
         .where('time', '<', toIso)
         .orderBy('time')
         .orderBy('id')
         .execute(),
-    balanceHistory: () =>
-      db
-        .selectFrom('sim_balance_history')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('user_id', '=', userId)
-        .orderBy('time')
-        .execute(),
+    balanceHistory: () => owned('sim_balance_history').orderBy('time').execute(),
 
     /**
      * Writes one state change atomically and returns the balance after it. Updates of positions and
