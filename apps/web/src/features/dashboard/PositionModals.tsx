@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
@@ -37,6 +37,81 @@ function PositionSummary({ p }: { p: OpenPosition }) {
   );
 }
 
+/** What every position modal keeps: one value, its field error, the request's error, and close-and-reset. */
+function usePositionAction<T>(opts: {
+  mutationFn: (input: T) => Promise<unknown>;
+  success: string;
+  failure: string;
+  onClose: () => void;
+  onDone: () => void;
+  /** Resets what the modal keeps besides the value. */
+  onReset?: () => void;
+}) {
+  const [value, setValue] = useState<number | string>('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: opts.mutationFn,
+    onSuccess: () => {
+      notifications.show({ color: 'teal', message: opts.success });
+      close();
+      opts.onDone();
+    },
+    onError: (err) => setError(actionFailure(err, opts.failure)),
+  });
+
+  function close() {
+    opts.onReset?.();
+    setValue('');
+    setFieldError(null);
+    setError(null);
+    opts.onClose();
+  }
+
+  return { value, setValue, fieldError, setFieldError, error, setError, mutation, close };
+}
+
+/** The modal around a position's form: summary, fields, the failure, Cancel and the action (its title). */
+function PositionActionModal({
+  title,
+  position,
+  action,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  position: OpenPosition | null;
+  action: { close: () => void; error: string | null; mutation: { isPending: boolean } };
+  onSubmit: (e: FormEvent) => void;
+  children: ReactNode;
+}) {
+  return (
+    <Modal opened={!!position} onClose={action.close} title={title}>
+      {position && (
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="sm">
+            <PositionSummary p={position} />
+            {children}
+            {action.error && (
+              <Alert color="red" variant="light" role="alert">
+                {action.error}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={action.close}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={action.mutation.isPending}>
+                {title}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
 const SL_TYPES: Array<{ value: SlUpdateType; label: string }> = [
   { value: 'specific_price', label: 'Specific price' },
   { value: 'breakeven', label: 'Breakeven' },
@@ -46,39 +121,27 @@ const SL_TYPES: Array<{ value: SlUpdateType; label: string }> = [
 
 export function UpdateStopLossModal({ position, onClose, onDone }: Props) {
   const [type, setType] = useState<SlUpdateType>('specific_price');
-  const [value, setValue] = useState<number | string>('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const action = usePositionAction({
     mutationFn: updateStopLoss,
-    onSuccess: () => {
-      notifications.show({ color: 'teal', message: TRADE_MESSAGES.slUpdated });
-      close();
-      onDone();
-    },
-    onError: (err) => setError(actionFailure(err, TRADE_TEXT.slFailed)),
+    success: TRADE_MESSAGES.slUpdated,
+    failure: TRADE_TEXT.slFailed,
+    onClose,
+    onDone,
+    onReset: () => setType('specific_price'),
   });
-
-  function close() {
-    setType('specific_price');
-    setValue('');
-    setFieldError(null);
-    setError(null);
-    onClose();
-  }
 
   function submit(e: FormEvent) {
     e.preventDefault();
     if (!position) return;
-    setError(null);
+    action.setError(null);
     if (type === 'breakeven') {
-      mutation.mutate({ trade_id: position.id, sl_update_type: type });
+      action.mutation.mutate({ trade_id: position.id, sl_update_type: type });
       return;
     }
-    const n = asNumber(value);
-    if (n === null) return setFieldError(TRADE_TEXT.slRequired);
-    setFieldError(null);
-    mutation.mutate(
+    const n = asNumber(action.value);
+    if (n === null) return action.setFieldError(TRADE_TEXT.slRequired);
+    action.setFieldError(null);
+    action.mutation.mutate(
       type === 'specific_price'
         ? { trade_id: position.id, sl_update_type: type, specific_price: n }
         : { trade_id: position.id, sl_update_type: type, value: n },
@@ -93,186 +156,102 @@ export function UpdateStopLossModal({ position, onClose, onDone }: Props) {
         : 'Distance (price)';
 
   return (
-    <Modal opened={!!position} onClose={close} title="Update Stop Loss">
-      {position && (
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            <PositionSummary p={position} />
-            <Select
-              label="Update Type"
-              data={SL_TYPES}
-              value={type}
-              onChange={(v) => {
-                if (v) setType(v as SlUpdateType);
-                setFieldError(null);
-              }}
-              allowDeselect={false}
-            />
-            {type === 'breakeven' ? (
-              <Text size="sm">
-                The stop loss moves to the entry price ({formatPrice(position.entry_price)}).
-              </Text>
-            ) : (
-              <NumberInput
-                label={valueLabel}
-                value={value}
-                onChange={setValue}
-                decimalScale={type === 'distance_pips' ? 1 : 5}
-                error={fieldError}
-                data-autofocus
-              />
-            )}
-            {error && (
-              <Alert color="red" variant="light" role="alert">
-                {error}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={mutation.isPending}>
-                Update Stop Loss
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+    <PositionActionModal title="Update Stop Loss" position={position} action={action} onSubmit={submit}>
+      <Select
+        label="Update Type"
+        data={SL_TYPES}
+        value={type}
+        onChange={(v) => {
+          if (v) setType(v as SlUpdateType);
+          action.setFieldError(null);
+        }}
+        allowDeselect={false}
+      />
+      {type === 'breakeven' ? (
+        <Text size="sm">
+          The stop loss moves to the entry price ({formatPrice(position?.entry_price ?? null)}).
+        </Text>
+      ) : (
+        <NumberInput
+          label={valueLabel}
+          value={action.value}
+          onChange={action.setValue}
+          decimalScale={type === 'distance_pips' ? 1 : 5}
+          error={action.fieldError}
+          data-autofocus
+        />
       )}
-    </Modal>
+    </PositionActionModal>
   );
 }
 
 export function UpdateTakeProfitModal({ position, onClose, onDone }: Props) {
-  const [value, setValue] = useState<number | string>('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const action = usePositionAction({
     mutationFn: (tp: number) => updateTakeProfit(position!.id, tp),
-    onSuccess: () => {
-      notifications.show({ color: 'teal', message: TRADE_MESSAGES.tpUpdated });
-      close();
-      onDone();
-    },
-    onError: (err) => setError(actionFailure(err, TRADE_TEXT.tpFailed)),
+    success: TRADE_MESSAGES.tpUpdated,
+    failure: TRADE_TEXT.tpFailed,
+    onClose,
+    onDone,
   });
-
-  function close() {
-    setValue('');
-    setFieldError(null);
-    setError(null);
-    onClose();
-  }
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    setError(null);
-    const n = asNumber(value);
-    if (n === null) return setFieldError(TRADE_TEXT.tpInvalid);
-    setFieldError(null);
-    mutation.mutate(n);
+    action.setError(null);
+    const n = asNumber(action.value);
+    if (n === null) return action.setFieldError(TRADE_TEXT.tpInvalid);
+    action.setFieldError(null);
+    action.mutation.mutate(n);
   }
 
   return (
-    <Modal opened={!!position} onClose={close} title="Update Take Profit">
-      {position && (
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            <PositionSummary p={position} />
-            <NumberInput
-              label="Take Profit"
-              value={value}
-              onChange={setValue}
-              decimalScale={5}
-              error={fieldError}
-              data-autofocus
-            />
-            {error && (
-              <Alert color="red" variant="light" role="alert">
-                {error}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={mutation.isPending}>
-                Update Take Profit
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      )}
-    </Modal>
+    <PositionActionModal title="Update Take Profit" position={position} action={action} onSubmit={submit}>
+      <NumberInput
+        label="Take Profit"
+        value={action.value}
+        onChange={action.setValue}
+        decimalScale={5}
+        error={action.fieldError}
+        data-autofocus
+      />
+    </PositionActionModal>
   );
 }
 
 export function PartialCloseModal({ position, onClose, onDone }: Props) {
-  const [value, setValue] = useState<number | string>('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const mutation = useMutation({
+  const action = usePositionAction({
     mutationFn: (volume: number) => partialClose(position!.id, volume),
-    onSuccess: () => {
-      notifications.show({ color: 'teal', message: TRADE_MESSAGES.partiallyClosed });
-      close();
-      onDone();
-    },
-    onError: (err) => setError(actionFailure(err, TRADE_TEXT.partialFailed)),
+    success: TRADE_MESSAGES.partiallyClosed,
+    failure: TRADE_TEXT.partialFailed,
+    onClose,
+    onDone,
   });
-
-  function close() {
-    setValue('');
-    setFieldError(null);
-    setError(null);
-    onClose();
-  }
 
   function submit(e: FormEvent) {
     e.preventDefault();
     if (!position) return;
-    setError(null);
-    const n = asNumber(value);
-    if (n === null || n <= 0) return setFieldError(TRADE_TEXT.volumePositive);
+    action.setError(null);
+    const n = asNumber(action.value);
+    if (n === null || n <= 0) return action.setFieldError(TRADE_TEXT.volumePositive);
     if (n >= position.lot_size) {
-      return setFieldError(TRADE_MESSAGES.volumeTooLarge(position.lot_size));
+      return action.setFieldError(TRADE_MESSAGES.volumeTooLarge(position.lot_size));
     }
-    setFieldError(null);
-    mutation.mutate(n);
+    action.setFieldError(null);
+    action.mutation.mutate(n);
   }
 
   return (
-    <Modal opened={!!position} onClose={close} title="Partially Close">
-      {position && (
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            <PositionSummary p={position} />
-            <NumberInput
-              label="Volume to Close"
-              description={`Remaining lot size: ${formatLots(position.lot_size)}`}
-              value={value}
-              onChange={setValue}
-              decimalScale={2}
-              step={0.01}
-              min={0}
-              error={fieldError}
-              data-autofocus
-            />
-            {error && (
-              <Alert color="red" variant="light" role="alert">
-                {error}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={mutation.isPending}>
-                Partially Close
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      )}
-    </Modal>
+    <PositionActionModal title="Partially Close" position={position} action={action} onSubmit={submit}>
+      <NumberInput
+        label="Volume to Close"
+        description={position ? `Remaining lot size: ${formatLots(position.lot_size)}` : undefined}
+        value={action.value}
+        onChange={action.setValue}
+        decimalScale={2}
+        step={0.01}
+        min={0}
+        error={action.fieldError}
+        data-autofocus
+      />
+    </PositionActionModal>
   );
 }
