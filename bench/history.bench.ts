@@ -18,11 +18,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { usersService } from '../apps/server/src/modules/users/users.service';
 import type { Db } from '../apps/server/src/db';
+import { schemaUrl, withPgSchema } from '../apps/server/src/test/pg-schema';
 
 const TRADES = Number(process.env.BENCH_TRADES ?? 100_000);
 const DEALS_PER_TRADE = 3;
@@ -110,27 +110,13 @@ async function seed(
   }
 }
 
-async function pgSchema(url: string, schema: string, action: 'create' | 'drop') {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(
-      action === 'create' ? `create schema "${schema}"` : `drop schema if exists "${schema}" cascade`,
-    );
-  } finally {
-    await client.end();
-  }
-}
-
 async function runOn(target: 'sqlite' | 'postgres', baseUrl?: string) {
   const dataDir = mkdtempSync(path.join(process.env.BENCH_DATA_DIR ?? tmpdir(), 'tradedesk-history-bench-'));
   let databaseUrl: string | undefined;
   const schema = `bench_${randomBytes(5).toString('hex')}`;
   if (target === 'postgres' && baseUrl) {
-    await pgSchema(baseUrl, schema, 'create');
-    const u = new URL(baseUrl);
-    u.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = u.toString();
+    await withPgSchema(baseUrl, schema, 'create');
+    databaseUrl = schemaUrl(baseUrl, schema);
   }
   const { app, ctx } = await buildApp(
     loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', webDist: undefined }),
@@ -235,7 +221,7 @@ async function runOn(target: 'sqlite' | 'postgres', baseUrl?: string) {
     return { first, stats };
   } finally {
     await app.close();
-    if (target === 'postgres' && baseUrl) await pgSchema(baseUrl, schema, 'drop');
+    if (target === 'postgres' && baseUrl) await withPgSchema(baseUrl, schema, 'drop');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

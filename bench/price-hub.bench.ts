@@ -8,12 +8,11 @@
  * (EURUSD.b1, GBPUSD.b1, ...), each with its own 250 ms tick timer and a time-shifted price path.
  * The sim clock is shifted to a Wednesday morning so that FX ticks whatever day the bench runs.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { serverClock, spawnServer } from './server-process';
 import { buildApp } from '../apps/server/src/app';
 import { createSimMarket } from '../apps/server/src/brokers/sim/market';
 import type { SimMarket, SimSymbolSpec } from '../apps/server/src/brokers/sim/market-types';
@@ -27,7 +26,6 @@ const CLIENTS_PER_SYMBOL = 10;
 const TICK_MS = 250;
 const WARMUP_MS = 3000;
 const MEASURE_MS = 12_000;
-const WEDNESDAY = Date.parse('2026-01-07T10:00:00Z');
 
 interface Ready {
   port: number;
@@ -99,8 +97,7 @@ function syntheticMarket(inner: SimMarket, count: number, now: () => number, tic
 }
 
 async function runServer(): Promise<void> {
-  const offset = Number(process.env.BENCH_CLOCK_OFFSET);
-  const now = () => Date.now() - offset;
+  const now = serverClock();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tradedesk-bench-'));
   const { market, symbols } = syntheticMarket(createSimMarket({ seed: 42, now }), SYMBOLS, now, TICK_MS);
   const config = loadConfig(
@@ -147,13 +144,7 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 async function runBench(): Promise<void> {
-  const offset = Date.now() - WEDNESDAY;
-  const self = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, ['--import', 'tsx', self, 'server'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, BENCH_CLOCK_OFFSET: String(offset) },
-  });
-  const fromChild = <T>() => new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
+  const { child, offset, fromChild, stop } = spawnServer(import.meta.url);
   const ready = await fromChild<Ready>();
 
   let measuring = false;
@@ -200,8 +191,7 @@ async function runBench(): Promise<void> {
   const delivered = received - receivedBefore;
 
   for (const ws of sockets) ws.close(1000);
-  child.send('exit');
-  await new Promise((r) => child.once('exit', r));
+  await stop();
 
   const sorted = Float64Array.from(latencies).sort();
   const expected = SYMBOLS * CLIENTS_PER_SYMBOL * (1000 / TICK_MS) * (MEASURE_MS / 1000);

@@ -13,19 +13,17 @@
  * trade and its deal written. Traders are spread over 50 users (one SIM account each, 1,000,000 USD
  * at 1:500), as on a shared server. The sim clock is shifted to a Wednesday so FX is open on any day.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { calculateLotSize } from '../packages/domain/src/index';
+import { serverClock, spawnServer } from './server-process';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { usersService } from '../apps/server/src/modules/users/users.service';
 
-const WEDNESDAY = Date.parse('2026-01-07T10:00:00Z');
 const USERS = 50;
 const EXECUTE_SECONDS = 10;
 const SATURATION_SECONDS = 5;
@@ -58,8 +56,7 @@ function flushLatency(dir: string): number {
 }
 
 async function runServer(): Promise<void> {
-  const offset = Number(process.env.BENCH_CLOCK_OFFSET);
-  const now = () => Date.now() - offset;
+  const now = serverClock();
   const dataDir = mkdtempSync(path.join(process.env.BENCH_DATA_DIR ?? tmpdir(), 'tradedesk-bench-'));
   const commitMs = flushLatency(dataDir);
   const config = loadConfig({}, { dataDir, logLevel: 'silent', webDist: undefined, simNow: now });
@@ -149,13 +146,8 @@ function report(name: string, r: autocannon.Result): { rps: number; p99: number 
 }
 
 async function runBench(): Promise<void> {
-  const offset = Date.now() - WEDNESDAY;
-  const self = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, ['--import', 'tsx', self, 'server'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, BENCH_CLOCK_OFFSET: String(offset) },
-  });
-  const ready = await new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
+  const { offset, fromChild, stop } = spawnServer(import.meta.url);
+  const ready = await fromChild<Ready>();
   const base = `http://127.0.0.1:${ready.port}`;
   console.log(
     `DATA_DIR ${ready.dataDir}: one SQLite commit (WAL, synchronous=FULL) takes ${ready.commitMs.toFixed(2)} ms`,
@@ -234,8 +226,7 @@ async function runBench(): Promise<void> {
   });
   const p = report('GET /api/trades/open-positions/{account}/ (100 positions)', pos);
 
-  child.send('exit');
-  await new Promise((r) => child.once('exit', r));
+  await stop();
   const pass =
     e.rps >= 195 && e.p99 < 50 && p.rps >= 2000 && exec.non2xx === 0 && sat.non2xx === 0 && pos.non2xx === 0;
   console.log(

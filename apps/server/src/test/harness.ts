@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { describe } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type BuiltApp } from '../app';
 import { loadConfig, type AppConfig } from '../config';
 import { usersService } from '../modules/users/users.service';
+import { schemaUrl, withPgSchema } from './pg-schema';
 
 export interface DbTarget {
   name: 'sqlite' | 'postgres';
@@ -43,24 +43,6 @@ export interface Harness extends BuiltApp {
   /** Closes the app; with `keepData` the same data dir and schema can be opened again (restart tests). */
   close(opts?: { keepData?: boolean }): Promise<void>;
   restart(): Promise<Harness>;
-}
-
-async function withPgSchema(url: string, schema: string, action: 'create' | 'drop'): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(
-      action === 'create' ? `create schema "${schema}"` : `drop schema if exists "${schema}" cascade`,
-    );
-  } finally {
-    await client.end();
-  }
-}
-
-function schemaUrl(url: string, schema: string): string {
-  const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  return u.toString();
 }
 
 export async function createHarness(
