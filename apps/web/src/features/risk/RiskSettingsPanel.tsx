@@ -6,6 +6,7 @@ import {
   Group,
   Loader,
   NumberInput,
+  type NumberInputProps,
   Select,
   SimpleGrid,
   Stack,
@@ -47,6 +48,21 @@ interface FormState {
   max_lot_size: Num;
   max_open_trades_same_symbol: Num;
 }
+
+type NumberKey = Exclude<keyof FormState, 'enforce_cooldowns' | 'cooldown_period'>;
+
+const PERCENT: NumberInputProps = { min: 0, max: 100, decimalScale: 2 };
+const COUNT: NumberInputProps = { min: 0, allowDecimal: false };
+/** The numeric limits in the order they show; the last one goes after the Enforce Cooldowns switch. */
+const NUMBER_FIELDS: ReadonlyArray<{ key: NumberKey; label: string; input: NumberInputProps }> = [
+  { key: 'max_daily_loss', label: 'Max Daily Loss (%)', input: PERCENT },
+  { key: 'risk_percent', label: 'Default Risk per Trade (%)', input: { ...PERCENT, step: 0.1 } },
+  { key: 'max_trade_risk', label: 'Max Trade Risk (%)', input: PERCENT },
+  { key: 'max_open_positions', label: 'Max Open Positions', input: COUNT },
+  { key: 'max_open_trades_same_symbol', label: 'Max Open Trades (Same Symbol)', input: COUNT },
+  { key: 'max_lot_size', label: 'Max Lot Size', input: { min: 0, decimalScale: 2 } },
+  { key: 'consecutive_loss_limit', label: 'Consecutive Loss Limit', input: COUNT },
+];
 
 const blank = (v: number | null): Num => (v === null ? '' : v);
 const orNull = (v: Num): number | null => (v === '' || v === null ? null : Number(v));
@@ -154,6 +170,16 @@ function RiskSettingsForm({ accountId }: { accountId: string }) {
   const readOnly = unlock !== null;
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) =>
     setForm((f) => (f ? { ...f, [key]: value } : f));
+  const numberField = (f: (typeof NUMBER_FIELDS)[number]) => (
+    <NumberInput
+      key={f.key}
+      label={f.label}
+      value={form?.[f.key] ?? ''}
+      onChange={(v) => set(f.key, v)}
+      {...f.input}
+      readOnly={readOnly}
+    />
+  );
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -200,58 +226,7 @@ function RiskSettingsForm({ accountId }: { accountId: string }) {
             {s.last_updated && ` Last updated ${dayjs(s.last_updated).format('YYYY-MM-DD HH:mm')}.`}
           </Text>
           <SimpleGrid cols={2} spacing="xs" verticalSpacing="xs">
-            <NumberInput
-              label="Max Daily Loss (%)"
-              value={form.max_daily_loss}
-              onChange={(v) => set('max_daily_loss', v)}
-              min={0}
-              max={100}
-              decimalScale={2}
-              readOnly={readOnly}
-            />
-            <NumberInput
-              label="Default Risk per Trade (%)"
-              value={form.risk_percent}
-              onChange={(v) => set('risk_percent', v)}
-              min={0}
-              max={100}
-              step={0.1}
-              decimalScale={2}
-              readOnly={readOnly}
-            />
-            <NumberInput
-              label="Max Trade Risk (%)"
-              value={form.max_trade_risk}
-              onChange={(v) => set('max_trade_risk', v)}
-              min={0}
-              max={100}
-              decimalScale={2}
-              readOnly={readOnly}
-            />
-            <NumberInput
-              label="Max Open Positions"
-              value={form.max_open_positions}
-              onChange={(v) => set('max_open_positions', v)}
-              min={0}
-              allowDecimal={false}
-              readOnly={readOnly}
-            />
-            <NumberInput
-              label="Max Open Trades (Same Symbol)"
-              value={form.max_open_trades_same_symbol}
-              onChange={(v) => set('max_open_trades_same_symbol', v)}
-              min={0}
-              allowDecimal={false}
-              readOnly={readOnly}
-            />
-            <NumberInput
-              label="Max Lot Size"
-              value={form.max_lot_size}
-              onChange={(v) => set('max_lot_size', v)}
-              min={0}
-              decimalScale={2}
-              readOnly={readOnly}
-            />
+            {NUMBER_FIELDS.slice(0, -1).map(numberField)}
             <Switch
               label="Enforce Cooldowns"
               mt={30}
@@ -259,14 +234,7 @@ function RiskSettingsForm({ accountId }: { accountId: string }) {
               onChange={(e) => set('enforce_cooldowns', e.currentTarget.checked)}
               disabled={readOnly}
             />
-            <NumberInput
-              label="Consecutive Loss Limit"
-              value={form.consecutive_loss_limit}
-              onChange={(v) => set('consecutive_loss_limit', v)}
-              min={0}
-              allowDecimal={false}
-              readOnly={readOnly}
-            />
+            {numberField(NUMBER_FIELDS[NUMBER_FIELDS.length - 1]!)}
             <TextInput
               label="Cooldown Period (HH:MM:SS)"
               value={form.cooldown_period}
