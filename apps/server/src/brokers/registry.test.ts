@@ -5,6 +5,7 @@ import { waitFor } from '../test/wait-for';
 import { HttpError } from '../lib/http-error';
 import { brokerFactories, createBrokerRegistry, type BrokerRegistry } from './registry';
 import {
+  allCapabilities,
   BrokerError,
   type BrokerAdapter,
   type BrokerEvent,
@@ -42,14 +43,7 @@ function remoteBroker() {
   };
   const adapter: BrokerAdapter = {
     platform: 'MT5',
-    capabilities: {
-      limitOrders: true,
-      partialClose: true,
-      amendStops: true,
-      candles: true,
-      dealHistory: true,
-      hedging: true,
-    },
+    capabilities: allCapabilities(),
     async connect() {
       broker.connects += 1;
       if (broker.badPassword) {
