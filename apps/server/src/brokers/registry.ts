@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { perApp } from '../lib/per-app';
 import type { TradingAccountsTable } from '../db/schema';
 import { HttpError, badGateway, notFound, unprocessable } from '../lib/http-error';
 import { createCTraderBroker } from '../modules/ctrader/ctrader.service';
@@ -89,19 +90,12 @@ export interface BrokerRegistry {
   closeAll(): Promise<void>;
 }
 
-const registries = new WeakMap<AppContext, BrokerRegistry>();
-
 /** The app's one registry: created on first use, closed on shutdown. */
-export function brokerRegistry(ctx: AppContext): BrokerRegistry {
-  let r = registries.get(ctx);
-  if (!r) {
-    r = createBrokerRegistry(ctx);
-    registries.set(ctx, r);
-    const reg = r;
-    ctx.onShutdown(() => reg.closeAll());
-  }
-  return r;
-}
+export const brokerRegistry: (ctx: AppContext) => BrokerRegistry = perApp((ctx) => {
+  const registry = createBrokerRegistry(ctx);
+  ctx.onShutdown(() => registry.closeAll());
+  return registry;
+});
 
 export function createBrokerRegistry(
   ctx: AppContext,

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { perApp } from '../lib/per-app';
 import type { Quote } from '../brokers/types';
 
 /** What the hub needs of a WebSocket (the `ws` socket fits as it is). */
@@ -150,16 +151,9 @@ export function createPriceHub(opts: PriceHubOptions = {}): PriceHub {
   };
 }
 
-const hubs = new WeakMap<AppContext, PriceHub>();
-
 /** The app's one price hub, stopped on shutdown. */
-export function priceHub(ctx: AppContext): PriceHub {
-  let hub = hubs.get(ctx);
-  if (!hub) {
-    const created = createPriceHub();
-    hubs.set(ctx, created);
-    ctx.onShutdown(() => created.close());
-    hub = created;
-  }
+export const priceHub: (ctx: AppContext) => PriceHub = perApp((ctx) => {
+  const hub = createPriceHub();
+  ctx.onShutdown(() => hub.close());
   return hub;
-}
+});

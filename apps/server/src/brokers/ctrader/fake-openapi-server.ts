@@ -11,6 +11,7 @@ import {
   enumValue,
   num,
   type OpenApiFrame,
+  type ProtoDeal,
 } from './protocol';
 
 /**
@@ -82,22 +83,8 @@ interface Ord {
   executedVolume?: number;
 }
 
-interface DealRec {
-  dealId: number;
-  orderId: number;
-  positionId: number;
-  volume: number;
-  filledVolume: number;
-  symbolId: number;
-  createTimestamp: number;
-  executionTimestamp: number;
-  executionPrice: number;
-  tradeSide: number;
-  dealStatus: number;
-  commission: number;
-  moneyDigits: number;
-  closePositionDetail?: Record<string, unknown>;
-}
+/** The protocol's deal, as the fake server always sends it: price, commission and digits set. */
+type DealRec = ProtoDeal & Required<Pick<ProtoDeal, 'executionPrice' | 'commission' | 'moneyDigits'>>;
 
 interface AccountState {
   account: FakeAccount;

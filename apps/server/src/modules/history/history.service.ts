@@ -17,6 +17,7 @@ import {
   type TradeStatus,
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
+import { perApp } from '../../lib/per-app';
 import type { TradingAccountsTable } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/http-error';
 import { accountsRepo } from '../accounts/accounts.repo';
@@ -154,16 +155,7 @@ const slug = (text: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 40) || 'account';
 
-const services = new WeakMap<AppContext, ReturnType<typeof build>>();
-
-export function historyService(ctx: AppContext) {
-  let s = services.get(ctx);
-  if (!s) {
-    s = build(ctx);
-    services.set(ctx, s);
-  }
-  return s;
-}
+export const historyService = perApp(build);
 
 function build(ctx: AppContext) {
   const repo = historyRepo(ctx.db);

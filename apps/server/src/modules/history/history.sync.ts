@@ -1,5 +1,6 @@
 import type { HistorySyncResult } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
+import { perApp } from '../../lib/per-app';
 import { brokerRegistry } from '../../brokers/registry';
 import type { BrokerAdapter, Deal, Position } from '../../brokers/types';
 import type { TradingAccountsTable, TradesTable } from '../../db/schema';
@@ -31,17 +32,8 @@ interface Totals {
   updated_trades: number;
 }
 
-const syncs = new WeakMap<AppContext, HistorySync>();
-
 /** The app's one history sync: created with the history routes, stopped on shutdown. */
-export function historySync(ctx: AppContext): HistorySync {
-  let s = syncs.get(ctx);
-  if (!s) {
-    s = createHistorySync(ctx);
-    syncs.set(ctx, s);
-  }
-  return s;
-}
+export const historySync: (ctx: AppContext) => HistorySync = perApp((ctx) => createHistorySync(ctx));
 
 /**
  * Pulls each account's deal history from its broker and files it under our trades:

@@ -31,6 +31,7 @@ import {
   type TradeExecuteResponse,
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
+import { perApp } from '../../lib/per-app';
 import { brokerErrorToHttp, brokerRegistry } from '../../brokers/registry';
 import {
   BrokerError,
@@ -92,17 +93,8 @@ async function broker<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const services = new WeakMap<AppContext, ReturnType<typeof build>>();
-
 /** One trades service per app: it owns the broker sync and the positions cache. */
-export function tradesService(ctx: AppContext) {
-  let s = services.get(ctx);
-  if (!s) {
-    s = build(ctx);
-    services.set(ctx, s);
-  }
-  return s;
-}
+export const tradesService = perApp(build);
 
 function build(ctx: AppContext) {
   const repo = tradesRepo(ctx.db);
