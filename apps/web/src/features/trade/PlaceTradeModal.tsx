@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import {
-  ActionIcon,
   Alert,
-  Badge,
+  Box,
   Button,
   Card,
   Group,
@@ -14,18 +13,10 @@ import {
   Stack,
   Text,
   Textarea,
-  Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import {
-  currencyDecimals,
-  DEFAULT_ATR_MULTIPLIER,
-  DEFAULT_TARGETS,
-  targetsFromProfile,
-  type TradePlan,
-} from '@tradedesk/domain';
+import { DEFAULT_ATR_MULTIPLIER, DEFAULT_TARGETS, targetsFromProfile } from '@tradedesk/domain';
 import { errorMessage } from '../../app/errors';
 import { useAccountDetails, useAccounts } from '../accounts/accounts.api';
 import { SymbolPicker } from '../market/SymbolPicker';
@@ -34,6 +25,9 @@ import { useLivePrice } from '../market/useLivePrice';
 import { useRiskSettings } from '../risk/risk.api';
 import { useWatchlist } from '../watchlist/watchlist.api';
 import { JournalTradeModal } from '../journal/JournalTradeModal';
+import { ModeValuePanel } from './ModeValuePanel';
+import { TargetsEditor } from './TargetsEditor';
+import { TradeCalculations } from './TradeCalculations';
 import {
   computePlan,
   conversionSymbol,
@@ -48,14 +42,18 @@ import {
   type TargetRow,
   type TradeForm,
 } from './tradePlan';
-import {
-  executeFailureMessage,
-  executeTrade,
-  formatLots,
-  TRADE_TEXT,
-  useAtr,
-  type TradeRequest,
-} from './trades.api';
+import { executeFailureMessage, executeTrade, TRADE_TEXT, useAtr, type TradeRequest } from './trades.api';
+
+const SL_MODES = [
+  { value: 'distance', label: 'Distance' },
+  { value: 'price', label: 'Price' },
+  { value: 'atr', label: 'ATR' },
+] as const;
+const TP_MODES = [
+  { value: 'rr_ratio', label: 'RR Ratio' },
+  { value: 'distance', label: 'Distance' },
+  { value: 'price', label: 'Price' },
+] as const;
 
 export interface PlaceTradeModalProps {
   opened: boolean;
@@ -247,6 +245,19 @@ function TradeFormBody({
     }
   }
 
+  // Beside the order type for a market order; on its own row under the entry price of a limit order.
+  const riskInput = (
+    <NumberInput
+      label="Risk (%)"
+      value={form.riskPercent}
+      onChange={(v) => set('riskPercent', v)}
+      decimalScale={2}
+      step={0.1}
+      min={0}
+      max={100}
+    />
+  );
+
   const priceState =
     price.status === 'error'
       ? (price.error ?? 'The price feed was refused.')
@@ -341,29 +352,10 @@ function TradeFormBody({
               min={0}
             />
           ) : (
-            <NumberInput
-              label="Risk (%)"
-              value={form.riskPercent}
-              onChange={(v) => set('riskPercent', v)}
-              decimalScale={2}
-              step={0.1}
-              min={0}
-              max={100}
-            />
+            riskInput
           )}
         </SimpleGrid>
-        {form.orderType === 'LIMIT' && (
-          <NumberInput
-            label="Risk (%)"
-            value={form.riskPercent}
-            onChange={(v) => set('riskPercent', v)}
-            decimalScale={2}
-            step={0.1}
-            min={0}
-            max={100}
-            w={200}
-          />
-        )}
+        {form.orderType === 'LIMIT' && <Box w={200}>{riskInput}</Box>}
 
         <Group gap="lg" aria-label="Symbol info" role="group">
           <Text size="sm">
@@ -382,63 +374,54 @@ function TradeFormBody({
             <Text fw={600} size="sm">
               Stop Loss
             </Text>
-            <SegmentedControl
-              aria-label="Stop loss mode"
-              data={[
-                { value: 'distance', label: 'Distance' },
-                { value: 'price', label: 'Price' },
-                { value: 'atr', label: 'ATR' },
-              ]}
-              value={form.slMode}
-              onChange={(v) => set('slMode', v as TradeForm['slMode'])}
+            <ModeValuePanel
+              label="Stop loss mode"
+              modes={SL_MODES}
+              mode={form.slMode}
+              onMode={(m) => set('slMode', m)}
+              fields={{
+                distance: {
+                  label: 'Stop Loss Distance (pips)',
+                  description:
+                    !slTyped.current && slDefault?.symbol === form.symbol ? slDefault.reason : undefined,
+                  value: form.slDistance,
+                  onChange: (v) => {
+                    slTyped.current = true;
+                    set('slDistance', v);
+                  },
+                  decimals: 1,
+                },
+                price: {
+                  label: 'Stop Loss Price',
+                  value: form.slPrice,
+                  onChange: (v) => set('slPrice', v),
+                  decimals: price.digits,
+                },
+              }}
+              custom={
+                <Group align="flex-end">
+                  <NumberInput
+                    label="ATR Multiplier"
+                    value={form.atrMultiplier}
+                    onChange={(v) => set('atrMultiplier', v)}
+                    min={0}
+                    step={0.1}
+                    decimalScale={2}
+                    w={160}
+                  />
+                  <Text size="sm" pb={8}>
+                    ATR ({form.timeframe}):{' '}
+                    <b data-testid="atr-value">
+                      {atr.isLoading
+                        ? '…'
+                        : atr.data != null
+                          ? atr.data.toFixed(price.digits)
+                          : 'not available'}
+                    </b>
+                  </Text>
+                </Group>
+              }
             />
-            {form.slMode === 'distance' && (
-              <NumberInput
-                label="Stop Loss Distance (pips)"
-                description={
-                  !slTyped.current && slDefault?.symbol === form.symbol ? slDefault.reason : undefined
-                }
-                value={form.slDistance}
-                onChange={(v) => {
-                  slTyped.current = true;
-                  set('slDistance', v);
-                }}
-                min={0}
-                decimalScale={1}
-              />
-            )}
-            {form.slMode === 'price' && (
-              <NumberInput
-                label="Stop Loss Price"
-                value={form.slPrice}
-                onChange={(v) => set('slPrice', v)}
-                min={0}
-                decimalScale={price.digits}
-              />
-            )}
-            {form.slMode === 'atr' && (
-              <Group align="flex-end">
-                <NumberInput
-                  label="ATR Multiplier"
-                  value={form.atrMultiplier}
-                  onChange={(v) => set('atrMultiplier', v)}
-                  min={0}
-                  step={0.1}
-                  decimalScale={2}
-                  w={160}
-                />
-                <Text size="sm" pb={8}>
-                  ATR ({form.timeframe}):{' '}
-                  <b data-testid="atr-value">
-                    {atr.isLoading
-                      ? '…'
-                      : atr.data != null
-                        ? atr.data.toFixed(price.digits)
-                        : 'not available'}
-                  </b>
-                </Text>
-              </Group>
-            )}
           </Stack>
         </Card>
 
@@ -460,46 +443,33 @@ function TradeFormBody({
               />
             </Group>
             {form.profitMode === 'single' ? (
-              <>
-                <SegmentedControl
-                  aria-label="Take profit mode"
-                  data={[
-                    { value: 'rr_ratio', label: 'RR Ratio' },
-                    { value: 'distance', label: 'Distance' },
-                    { value: 'price', label: 'Price' },
-                  ]}
-                  value={form.tpMode}
-                  onChange={(v) => set('tpMode', v as TradeForm['tpMode'])}
-                />
-                {form.tpMode === 'rr_ratio' && (
-                  <NumberInput
-                    label="RR Ratio"
-                    value={form.rr}
-                    onChange={(v) => set('rr', v)}
-                    min={0}
-                    step={0.25}
-                    decimalScale={2}
-                  />
-                )}
-                {form.tpMode === 'distance' && (
-                  <NumberInput
-                    label="Take Profit Distance (pips)"
-                    value={form.tpDistance}
-                    onChange={(v) => set('tpDistance', v)}
-                    min={0}
-                    decimalScale={1}
-                  />
-                )}
-                {form.tpMode === 'price' && (
-                  <NumberInput
-                    label="Take Profit Price"
-                    value={form.tpPrice}
-                    onChange={(v) => set('tpPrice', v)}
-                    min={0}
-                    decimalScale={price.digits}
-                  />
-                )}
-              </>
+              <ModeValuePanel
+                label="Take profit mode"
+                modes={TP_MODES}
+                mode={form.tpMode}
+                onMode={(m) => set('tpMode', m)}
+                fields={{
+                  rr_ratio: {
+                    label: 'RR Ratio',
+                    value: form.rr,
+                    onChange: (v) => set('rr', v),
+                    step: 0.25,
+                    decimals: 2,
+                  },
+                  distance: {
+                    label: 'Take Profit Distance (pips)',
+                    value: form.tpDistance,
+                    onChange: (v) => set('tpDistance', v),
+                    decimals: 1,
+                  },
+                  price: {
+                    label: 'Take Profit Price',
+                    value: form.tpPrice,
+                    onChange: (v) => set('tpPrice', v),
+                    decimals: price.digits,
+                  },
+                }}
+              />
             ) : (
               <TargetsEditor
                 rows={form.targets}
@@ -510,7 +480,7 @@ function TradeFormBody({
           </Stack>
         </Card>
 
-        <Calculations result={result} currency={details.data?.currency ?? account?.currency ?? ''} />
+        <TradeCalculations result={result} currency={details.data?.currency ?? account?.currency ?? ''} />
 
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Textarea
@@ -545,180 +515,5 @@ function TradeFormBody({
         </Button>
       </Stack>
     </form>
-  );
-}
-
-function Calculations({ result, currency }: { result: ReturnType<typeof computePlan>; currency: string }) {
-  const money = (v: number) => `${v.toFixed(currencyDecimals(currency || 'USD'))} ${currency}`;
-  return (
-    <Card withBorder padding="sm" component="section" aria-label="Trade calculations">
-      <Title order={5} mb="xs">
-        Trade Calculations
-      </Title>
-      {!result.ok ? (
-        <Text size="sm" c={result.waiting ? 'dimmed' : 'red'}>
-          {result.message}
-        </Text>
-      ) : (
-        <PlanFigures plan={result.plan} entry={result.entry} money={money} />
-      )}
-    </Card>
-  );
-}
-
-function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={600} size="sm" data-testid={testId}>
-        {value}
-      </Text>
-    </Stack>
-  );
-}
-
-function PlanFigures({
-  plan,
-  entry,
-  money,
-}: {
-  plan: TradePlan;
-  entry: number;
-  money: (v: number) => string;
-}) {
-  const p5 = (v: number) => v.toFixed(5);
-  return (
-    <Stack gap="xs">
-      <SimpleGrid cols={{ base: 2, sm: 4 }}>
-        <Figure label="Lot Size" value={formatLots(plan.volume)} testId="calc-lot-size" />
-        <Figure label="Entry" value={p5(entry)} />
-        <Figure
-          label="Stop Loss"
-          value={`${p5(plan.stopLoss.price)} (${plan.stopLoss.pips.toFixed(1)} pips)`}
-        />
-        <Figure
-          label="Take Profit"
-          value={plan.takeProfit ? p5(plan.takeProfit.price) : `${plan.targets?.length ?? 0} targets`}
-        />
-        <Figure
-          label="Risk"
-          value={`${money(plan.projectedLoss)} (−1R, ${plan.riskPercentActual.toFixed(2)}%)`}
-          testId="calc-risk"
-        />
-        <Figure
-          label="Reward"
-          value={`${money(plan.projectedProfit)} (+${plan.rrRatio.toFixed(2)}R)`}
-          testId="calc-reward"
-        />
-        <Figure label="RR Ratio" value={plan.rrRatio.toFixed(2)} />
-      </SimpleGrid>
-      {plan.targets && (
-        <Stack gap={2}>
-          {plan.targets.map((t) => (
-            <Text key={t.rank} size="xs">
-              Target {t.rank}: {formatLots(t.volume)} lots at {p5(t.price)} ({t.r_multiple.toFixed(2)}R)
-            </Text>
-          ))}
-        </Stack>
-      )}
-      {plan.lot.reason && (
-        <Badge
-          color={plan.lot.exceedsRequestedRisk ? 'orange' : 'gray'}
-          variant="light"
-          style={{ textTransform: 'none' }}
-        >
-          {plan.lot.reason}
-        </Badge>
-      )}
-    </Stack>
-  );
-}
-
-function TargetsEditor({
-  rows,
-  onChange,
-  digits,
-}: {
-  rows: TargetRow[];
-  onChange: (rows: TargetRow[]) => void;
-  digits: number;
-}) {
-  const update = (i: number, patch: Partial<TargetRow>) =>
-    onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
-  const total = rows.reduce((s, r) => s + (r.share === '' ? 0 : Number(r.share)), 0);
-  return (
-    <Stack gap="xs" role="group" aria-label="Partial targets">
-      {rows.map((r, i) => (
-        <Group key={i} align="flex-end" wrap="nowrap" gap="xs">
-          <NumberInput
-            label={`Target ${i + 1} share (%)`}
-            value={r.share}
-            onChange={(v) => update(i, { share: v })}
-            min={0}
-            max={100}
-            decimalScale={2}
-            w={150}
-          />
-          <Select
-            label={`Target ${i + 1} type`}
-            data={[
-              { value: 'RR', label: 'RR' },
-              { value: 'ATR', label: 'ATR ×' },
-              { value: 'PRICE', label: 'Price' },
-            ]}
-            value={r.tp_type}
-            onChange={(v) =>
-              v &&
-              update(i, {
-                tp_type: v as TargetRow['tp_type'],
-                value: v === 'ATR' ? DEFAULT_ATR_MULTIPLIER : '',
-              })
-            }
-            allowDeselect={false}
-            w={110}
-          />
-          <NumberInput
-            label={
-              r.tp_type === 'RR'
-                ? `Target ${i + 1} R`
-                : r.tp_type === 'ATR'
-                  ? `Target ${i + 1} ATR multiplier`
-                  : `Target ${i + 1} price`
-            }
-            value={r.value}
-            onChange={(v) => update(i, { value: v })}
-            min={0}
-            decimalScale={r.tp_type === 'PRICE' ? digits : 2}
-            style={{ flex: 1 }}
-          />
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            aria-label={`Remove target ${i + 1}`}
-            disabled={rows.length <= 1}
-            onClick={() => onChange(rows.filter((_, j) => j !== i))}
-            mb={4}
-          >
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Group>
-      ))}
-      <Group justify="space-between">
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconPlus size={14} />}
-          disabled={rows.length >= 10}
-          onClick={() => onChange([...rows, { share: 0, tp_type: 'RR', value: 2 }])}
-        >
-          Add Target
-        </Button>
-        <Text size="xs" c={Math.abs(total - 100) < 1e-6 ? 'dimmed' : 'red'}>
-          Shares total {Math.round(total * 100) / 100}%
-        </Text>
-      </Group>
-    </Stack>
   );
 }
