@@ -1,20 +1,10 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  PasswordInput,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Modal, NumberInput, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PlatformName, TradingAccount } from '@tradedesk/contract';
 import { errorMessage } from '../../app/errors';
+import { FormActions } from '../../app/FormActions';
 import {
   ACCOUNT_TEXT,
   ACCOUNTS_KEY,
@@ -204,19 +194,7 @@ export function AddAccountModal({
               />
             </>
           )}
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Add Account
-            </Button>
-          </Group>
+          <FormActions error={error} onCancel={close} submitLabel="Add Account" pending={create.isPending} />
         </Stack>
       </form>
     </Modal>

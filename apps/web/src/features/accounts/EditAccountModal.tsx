@@ -6,6 +6,7 @@ import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TradingAccount } from '@tradedesk/contract';
 import { errorMessage } from '../../app/errors';
+import { FormActions } from '../../app/FormActions';
 import {
   ACCOUNT_TEXT,
   ACCOUNTS_KEY,
@@ -87,19 +88,7 @@ export function EditAccountModal({ account, onClose }: { account: TradingAccount
               />
             </>
           )}
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save
-            </Button>
-          </Group>
+          <FormActions error={error} onCancel={onClose} submitLabel="Save" pending={save.isPending} />
         </Stack>
       </form>
       <RiskSettingsPanel accountId={account.id} />

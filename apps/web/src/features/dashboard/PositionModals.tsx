@@ -1,8 +1,9 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { TRADE_MESSAGES } from '@tradedesk/contract';
+import { FormActions } from '../../app/FormActions';
 import {
   actionFailure,
   formatLots,
@@ -92,19 +93,12 @@ function PositionActionModal({
           <Stack gap="sm">
             <PositionSummary p={position} />
             {children}
-            {action.error && (
-              <Alert color="red" variant="light" role="alert">
-                {action.error}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={action.close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={action.mutation.isPending}>
-                {title}
-              </Button>
-            </Group>
+            <FormActions
+              error={action.error}
+              onCancel={action.close}
+              submitLabel={title}
+              pending={action.mutation.isPending}
+            />
           </Stack>
         </form>
       )}
