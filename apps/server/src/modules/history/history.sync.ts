@@ -4,8 +4,8 @@ import { perApp } from '../../lib/per-app';
 import { brokerRegistry } from '../../brokers/registry';
 import type { BrokerAdapter, Deal, Position } from '../../brokers/types';
 import type { TradingAccountsTable, TradesTable } from '../../db/schema';
-import { newId, nowIso } from '../../lib/ids';
-import { dealRow } from '../trades/trades.model';
+import { nowIso } from '../../lib/ids';
+import { dealRow, externalTrade } from '../trades/trades.model';
 import { tradesRepo } from '../trades/trades.repo';
 import { tradesService } from '../trades/trades.service';
 import { historyRepo } from './history.repo';
@@ -240,42 +240,27 @@ function createHistorySync(ctx: AppContext) {
     const entry = inVolume > 0 ? ins.reduce((s, d) => s + d.price * d.volume, 0) / inVolume : null;
     const side = ins[0]?.side ?? (outs[0]!.side === 'BUY' ? 'SELL' : 'BUY');
     const now = nowIso();
-    const row: TradesTable = {
-      id: newId(),
-      user_id: account.user_id,
-      account_id: account.id,
-      source: 'external',
-      client_order_id: `external:${positionId}`,
-      order_id: first.order_id || null,
-      position_id: positionId,
-      symbol: first.symbol,
-      direction: side,
-      order_type: first.entry === 'IN' && first.reason === 'LIMIT' ? 'LIMIT' : 'MARKET',
-      status: 'open',
-      volume: inVolume > 0 ? inVolume : outVolume,
-      remaining_volume: Math.max(0, Math.round((inVolume - outVolume) * 1e8) / 1e8),
-      limit_price: null,
-      entry_price: entry,
-      stop_loss: null,
-      take_profit: null,
-      sl_distance: null,
-      initial_risk_minor: null,
-      risk_percent: null,
-      rr_ratio: null,
-      projected_profit_minor: null,
-      projected_loss_minor: null,
-      atr_multiplier: null,
-      reason: '',
-      trader: '',
-      timeframe: '',
-      targets: null,
-      currency: account.currency,
-      created_at: first.time,
-      opened_at: ins[0]?.time ?? null,
-      closed_at: null,
-      actual_pl_minor: null,
-      updated_at: now,
-    };
+    const row = externalTrade(
+      account,
+      {
+        client_order_id: `external:${positionId}`,
+        order_id: first.order_id || null,
+        position_id: positionId,
+        symbol: first.symbol,
+        direction: side,
+        order_type: first.entry === 'IN' && first.reason === 'LIMIT' ? 'LIMIT' : 'MARKET',
+        volume: inVolume > 0 ? inVolume : outVolume,
+        remaining_volume: Math.max(0, Math.round((inVolume - outVolume) * 1e8) / 1e8),
+        entry_price: entry,
+        stop_loss: null,
+        take_profit: null,
+        sl_distance: null,
+        rr_ratio: null,
+        created_at: first.time,
+        opened_at: ins[0]?.time ?? null,
+      },
+      now,
+    );
     await ctx.db
       .insertInto('trades')
       .values(row)

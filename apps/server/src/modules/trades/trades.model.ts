@@ -1,8 +1,8 @@
 import { currencyDecimals, fromMinor, toMinor } from '@tradedesk/domain';
 import type { OpenPosition } from '@tradedesk/contract';
 import type { Deal, Position, Side } from '../../brokers/types';
-import type { TradeDealsTable, TradesTable } from '../../db/schema';
-import { newId } from '../../lib/ids';
+import type { TradeDealsTable, TradesTable, TradingAccountsTable } from '../../db/schema';
+import { newId, nowIso } from '../../lib/ids';
 
 /**
  * One target of a multi-TP trade as the server manages it. Every target but the last is closed by
@@ -100,3 +100,56 @@ export function openRisk(t: TradesTable): number {
 }
 
 export const closePriceOf = (side: Side, q: { bid: number; ask: number }) => (side === 'BUY' ? q.bid : q.ask);
+
+/** What the broker tells us about a trade opened outside this app (its terminal, another app). */
+export type ExternalTradeFields = Pick<
+  TradesTable,
+  | 'client_order_id'
+  | 'order_id'
+  | 'position_id'
+  | 'symbol'
+  | 'direction'
+  | 'order_type'
+  | 'volume'
+  | 'remaining_volume'
+  | 'entry_price'
+  | 'stop_loss'
+  | 'take_profit'
+  | 'sl_distance'
+  | 'rr_ratio'
+  | 'created_at'
+  | 'opened_at'
+>;
+
+/**
+ * An open trade with source 'external', adopted from the broker (a live position, or a position
+ * found in the deal history): no plan, risk, journal or targets, as the app never planned it.
+ */
+export function externalTrade(
+  account: TradingAccountsTable,
+  f: ExternalTradeFields,
+  now = nowIso(),
+): TradesTable {
+  return {
+    id: newId(),
+    user_id: account.user_id,
+    account_id: account.id,
+    source: 'external',
+    ...f,
+    status: 'open',
+    limit_price: null,
+    initial_risk_minor: null,
+    risk_percent: null,
+    projected_profit_minor: null,
+    projected_loss_minor: null,
+    atr_multiplier: null,
+    reason: '',
+    trader: '',
+    timeframe: '',
+    targets: null,
+    currency: account.currency,
+    closed_at: null,
+    actual_pl_minor: null,
+    updated_at: now,
+  };
+}

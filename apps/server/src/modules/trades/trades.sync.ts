@@ -10,9 +10,15 @@ import {
   type Reconciliation,
 } from '../../brokers/types';
 import type { TradingAccountsTable, TradesTable } from '../../db/schema';
-import { newId, nowIso } from '../../lib/ids';
+import { nowIso } from '../../lib/ids';
 import { accountsRepo } from '../accounts/accounts.repo';
-import { dealRow, parseTargets, pendingServerTargets, type ManagedTarget } from './trades.model';
+import {
+  dealRow,
+  externalTrade,
+  parseTargets,
+  pendingServerTargets,
+  type ManagedTarget,
+} from './trades.model';
 import { tradesRepo } from './trades.repo';
 
 /** What an opening fill tells us; the service turns it into stops, targets and R figures. */
@@ -272,47 +278,34 @@ export function createTradeSync(ctx: AppContext, hooks: TradeSyncHooks) {
   /** A position opened outside the app becomes a trade of ours, so it can be managed and journaled. */
   async function adopt(account: TradingAccountsTable, p: Position): Promise<void> {
     const now = nowIso();
-    await repo.insert({
-      id: newId(),
-      user_id: account.user_id,
-      account_id: account.id,
-      source: 'external',
-      client_order_id: p.client_order_id ?? `external:${p.position_id}`,
-      order_id: null,
-      position_id: p.position_id,
-      symbol: p.symbol,
-      direction: p.side,
-      order_type: 'MARKET',
-      status: 'open',
-      volume: p.volume,
-      remaining_volume: p.volume,
-      limit_price: null,
-      entry_price: p.entry_price,
-      stop_loss: p.stop_loss,
-      take_profit: p.take_profit,
-      sl_distance: p.stop_loss === null ? null : Math.abs(p.entry_price - p.stop_loss),
-      initial_risk_minor: null,
-      risk_percent: null,
-      rr_ratio:
-        p.stop_loss !== null && p.take_profit !== null && p.stop_loss !== p.entry_price
-          ? Math.round(
-              (Math.abs(p.take_profit - p.entry_price) / Math.abs(p.entry_price - p.stop_loss)) * 100,
-            ) / 100
-          : null,
-      projected_profit_minor: null,
-      projected_loss_minor: null,
-      atr_multiplier: null,
-      reason: '',
-      trader: '',
-      timeframe: '',
-      targets: null,
-      currency: account.currency,
-      created_at: p.opened_at || now,
-      opened_at: p.opened_at || now,
-      closed_at: null,
-      actual_pl_minor: null,
-      updated_at: now,
-    });
+    await repo.insert(
+      externalTrade(
+        account,
+        {
+          client_order_id: p.client_order_id ?? `external:${p.position_id}`,
+          order_id: null,
+          position_id: p.position_id,
+          symbol: p.symbol,
+          direction: p.side,
+          order_type: 'MARKET',
+          volume: p.volume,
+          remaining_volume: p.volume,
+          entry_price: p.entry_price,
+          stop_loss: p.stop_loss,
+          take_profit: p.take_profit,
+          sl_distance: p.stop_loss === null ? null : Math.abs(p.entry_price - p.stop_loss),
+          rr_ratio:
+            p.stop_loss !== null && p.take_profit !== null && p.stop_loss !== p.entry_price
+              ? Math.round(
+                  (Math.abs(p.take_profit - p.entry_price) / Math.abs(p.entry_price - p.stop_loss)) * 100,
+                ) / 100
+              : null,
+          created_at: p.opened_at || now,
+          opened_at: p.opened_at || now,
+        },
+        now,
+      ),
+    );
     invalidate(account.id);
   }
 
