@@ -30,22 +30,21 @@ class StepError extends Error {
 function Figures({ balance, equity, currency }: { balance: number; equity: number; currency: string }) {
   return (
     <Group gap="lg">
-      <Stack gap={0}>
-        <Text size="xs" c="dimmed">
-          Balance
-        </Text>
-        <Text fw={600} aria-label="Balance">
-          {formatMoney(balance, currency)}
-        </Text>
-      </Stack>
-      <Stack gap={0}>
-        <Text size="xs" c="dimmed">
-          Equity
-        </Text>
-        <Text fw={600} aria-label="Equity">
-          {formatMoney(equity, currency)}
-        </Text>
-      </Stack>
+      {(
+        [
+          ['Balance', balance],
+          ['Equity', equity],
+        ] as const
+      ).map(([label, amount]) => (
+        <Stack gap={0} key={label}>
+          <Text size="xs" c="dimmed">
+            {label}
+          </Text>
+          <Text fw={600} aria-label={label}>
+            {formatMoney(amount, currency)}
+          </Text>
+        </Stack>
+      ))}
     </Group>
   );
 }

@@ -39,6 +39,10 @@ export const TRADE_HISTORY_TEXT = {
 } as const;
 
 type Quick = 'today' | 'week' | null;
+const QUICK_RANGES: ReadonlyArray<readonly [Exclude<Quick, null>, string]> = [
+  ['today', 'Today'],
+  ['week', 'This Week'],
+];
 
 const COLUMNS = '1.2fr 0.8fr 1fr 0.7fr 0.8fr 0.9fr 1.4fr 0.8fr';
 const HEADERS = ['Instrument', 'Direction', 'Entry Price', 'Lot Size', 'Status', 'P/L', 'Created', 'Actions'];
@@ -180,20 +184,16 @@ export function TradeHistoryPage() {
           }}
         />
         <Button.Group>
-          <Button
-            variant={quick === 'today' ? 'filled' : 'default'}
-            onClick={() => pickQuick('today')}
-            aria-pressed={quick === 'today'}
-          >
-            Today
-          </Button>
-          <Button
-            variant={quick === 'week' ? 'filled' : 'default'}
-            onClick={() => pickQuick('week')}
-            aria-pressed={quick === 'week'}
-          >
-            This Week
-          </Button>
+          {QUICK_RANGES.map(([key, label]) => (
+            <Button
+              key={key}
+              variant={quick === key ? 'filled' : 'default'}
+              onClick={() => pickQuick(key)}
+              aria-pressed={quick === key}
+            >
+              {label}
+            </Button>
+          ))}
         </Button.Group>
         <Select
           label="Sort"

@@ -29,7 +29,8 @@ import { openPriceFeed } from './priceFeed';
 export type LivePriceStatus = 'idle' | 'connecting' | 'live' | 'paused' | 'reconnecting' | 'error';
 export type PriceMove = 'up' | 'down' | null;
 
-export interface LivePrice {
+/** What the socket has said so far for the current selection. */
+interface FeedState {
   bid: number | null;
   ask: number | null;
   /** Server time of the last quote (ISO-8601). */
@@ -41,6 +42,9 @@ export interface LivePrice {
   askMove: PriceMove;
   /** Number of quotes received for the current selection. */
   tick: number;
+}
+
+export interface LivePrice extends FeedState {
   digits: number;
   /** The symbol's info (pip size, tick size, contract size, digits, volume limits) once loaded. */
   info: SymbolInfoBody | undefined;
@@ -78,17 +82,6 @@ export function priceDigits(info: SymbolInfoBody | undefined): number {
 export function pricesUrl(accountId: string, symbol: string): string {
   const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${proto}//${window.location.host}/ws/prices/${encodeURIComponent(accountId)}/${encodeURIComponent(symbol)}`;
-}
-
-interface FeedState {
-  bid: number | null;
-  ask: number | null;
-  time: string | null;
-  status: LivePriceStatus;
-  error: string | null;
-  bidMove: PriceMove;
-  askMove: PriceMove;
-  tick: number;
 }
 
 const EMPTY: FeedState = {
