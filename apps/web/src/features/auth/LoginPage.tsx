@@ -23,21 +23,90 @@ import { PRODUCT_TITLE } from '../../app/AppLayout';
 
 export const LOGIN_FAILED = 'Login failed';
 
+/** A form's request state: busy while it runs, and its failure in the server's words. */
+function useSubmission(fallback: string) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function run(task: () => Promise<void>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await task();
+    } catch (err) {
+      setError(errorMessage(err, fallback));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { error, setError, busy, run };
+}
+
+/** Username and password as both forms ask them; a new password is required and described. */
+function CredentialFields({
+  username,
+  password,
+  onUsername,
+  onPassword,
+  isNew,
+}: {
+  username: string;
+  password: string;
+  onUsername: (v: string) => void;
+  onPassword: (v: string) => void;
+  isNew: boolean;
+}) {
+  return (
+    <>
+      <TextInput
+        label="Username"
+        name="username"
+        autoComplete="username"
+        value={username}
+        onChange={(e) => onUsername(e.currentTarget.value)}
+        required={isNew}
+        data-autofocus
+      />
+      <PasswordInput
+        label="Password"
+        name="password"
+        autoComplete={isNew ? 'new-password' : 'current-password'}
+        value={password}
+        onChange={(e) => onPassword(e.currentTarget.value)}
+        required={isNew}
+        description={isNew ? 'At least 8 characters' : undefined}
+      />
+    </>
+  );
+}
+
+/** The failure, if any, above the form's one button. */
+function SubmitRow({ error, busy, label }: { error: string | null; busy: boolean; label: string }) {
+  return (
+    <>
+      {error && (
+        <Alert color="red" role="alert" variant="light">
+          {error}
+        </Alert>
+      )}
+      <Button type="submit" loading={busy}>
+        {label}
+      </Button>
+    </>
+  );
+}
+
 function CreateFirstUser({ onDone }: { onDone: () => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, run } = useSubmission('Could not create the first user.');
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!username.trim() || !password) return setError('Enter a username and a password.');
     if (password.length < 8) return setError('The password must contain at least 8 characters.');
     if (password !== confirm) return setError('The two passwords differ.');
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const t = await api.post(
         '/users/bootstrap/',
         { username: username.trim(), password },
@@ -45,11 +114,7 @@ function CreateFirstUser({ onDone }: { onDone: () => void }) {
       );
       session.store(t.access, t.refresh);
       onDone();
-    } catch (err) {
-      setError(errorMessage(err, 'Could not create the first user.'));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -59,21 +124,12 @@ function CreateFirstUser({ onDone }: { onDone: () => void }) {
         <Text c="dimmed" size="sm">
           No user exists yet. Create the first user; it can manage global watchlist items.
         </Text>
-        <TextInput
-          label="Username"
-          autoComplete="username"
-          value={username}
-          onChange={(e) => setUsername(e.currentTarget.value)}
-          required
-          data-autofocus
-        />
-        <PasswordInput
-          label="Password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          required
-          description="At least 8 characters"
+        <CredentialFields
+          username={username}
+          password={password}
+          onUsername={setUsername}
+          onPassword={setPassword}
+          isNew
         />
         <PasswordInput
           label="Confirm password"
@@ -82,14 +138,7 @@ function CreateFirstUser({ onDone }: { onDone: () => void }) {
           onChange={(e) => setConfirm(e.currentTarget.value)}
           required
         />
-        {error && (
-          <Alert color="red" role="alert" variant="light">
-            {error}
-          </Alert>
-        )}
-        <Button type="submit" loading={busy}>
-          Create first user
-        </Button>
+        <SubmitRow error={error} busy={busy} label="Create first user" />
       </Stack>
     </form>
   );
@@ -99,8 +148,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useSubmission(LOGIN_FAILED);
   const status = useQuery({
     queryKey: ['bootstrap-status'],
     queryFn: () => api.get('/users/bootstrap/', { schema: bootstrapStatus }),
@@ -109,17 +157,11 @@ export function LoginPage() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const t = await api.post('/token/', { username, password }, { schema: tokenResponse });
       session.store(t.access, t.refresh);
       navigate('/dashboard');
-    } catch (err) {
-      setError(errorMessage(err, LOGIN_FAILED));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -135,29 +177,14 @@ export function LoginPage() {
           <form onSubmit={submit} noValidate>
             <Stack gap="sm">
               <Title order={2}>Login</Title>
-              <TextInput
-                label="Username"
-                name="username"
-                autoComplete="username"
-                value={username}
-                onChange={(e) => setUsername(e.currentTarget.value)}
-                data-autofocus
+              <CredentialFields
+                username={username}
+                password={password}
+                onUsername={setUsername}
+                onPassword={setPassword}
+                isNew={false}
               />
-              <PasswordInput
-                label="Password"
-                name="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-              />
-              {error && (
-                <Alert color="red" role="alert" variant="light">
-                  {error}
-                </Alert>
-              )}
-              <Button type="submit" loading={busy}>
-                Login
-              </Button>
+              <SubmitRow error={error} busy={busy} label="Login" />
               <Anchor component={Link} to="/" size="sm" ta="center">
                 Back to the home page
               </Anchor>
