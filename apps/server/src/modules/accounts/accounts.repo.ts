@@ -1,8 +1,16 @@
 import type { Db } from '../../db';
 import type { TradingAccountsTable } from '../../db/schema';
+import { notFound } from '../../lib/http-error';
 
 /** Queries of trading accounts; every one scoped by the owning user. */
 export function accountsRepo(db: Db) {
+  const byIdFor = (userId: string, id: string) =>
+    db
+      .selectFrom('trading_accounts')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   return {
     listFor: (userId: string) =>
       db
@@ -12,13 +20,13 @@ export function accountsRepo(db: Db) {
         .orderBy('created_at')
         .orderBy('name')
         .execute(),
-    byIdFor: (userId: string, id: string) =>
-      db
-        .selectFrom('trading_accounts')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('id', '=', id)
-        .executeTakeFirst(),
+    byIdFor,
+    /** The user's account, or 404 "Account not found." (another user's account answers the same). */
+    async ownedOr404(userId: string, id: string): Promise<TradingAccountsTable> {
+      const row = await byIdFor(userId, id);
+      if (!row) throw notFound('Account not found.');
+      return row;
+    },
     insert: (row: TradingAccountsTable) => db.insertInto('trading_accounts').values(row).execute(),
     update: (userId: string, id: string, set: Partial<TradingAccountsTable>) =>
       db

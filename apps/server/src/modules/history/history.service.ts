@@ -1,4 +1,4 @@
-import { computeTradeStats, currencyDecimals, fromMinor } from '@tradedesk/domain';
+import { computeTradeStats, currencyDecimals } from '@tradedesk/domain';
 import {
   EQUITY_CURVE_MAX_POINTS,
   HISTORY_CSV_COLUMNS,
@@ -21,6 +21,7 @@ import { perApp } from '../../lib/per-app';
 import type { TradingAccountsTable } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/http-error';
 import { accountsRepo } from '../accounts/accounts.repo';
+import { money } from '../trades/trades.model';
 import type { AuthUser } from '../auth/tokens';
 import { csvLine, csvNumber } from './history.csv';
 import { historyRepo, SORT_KEYS, type HistoryFilter, type HistoryRow, type KeyValue } from './history.repo';
@@ -30,9 +31,6 @@ type DealRow = Awaited<ReturnType<ReturnType<typeof historyRepo>['dealsOf']>>[nu
 
 /** Rows per query while the CSV export walks the whole range. */
 const EXPORT_BATCH = 1000;
-
-const money = (minor: number | null, currency: string): number | null =>
-  minor === null || minor === undefined ? null : fromMinor(Number(minor), currencyDecimals(currency));
 
 const round = (v: number | null, digits: number): number | null =>
   v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits;
@@ -162,11 +160,8 @@ function build(ctx: AppContext) {
   const accounts = accountsRepo(ctx.db);
   const sync = historySync(ctx);
 
-  async function ownedAccount(user: AuthUser, id: string): Promise<TradingAccountsTable> {
-    const row = await accounts.byIdFor(user.id, id);
-    if (!row) throw notFound('Account not found.');
-    return row;
-  }
+  const ownedAccount = (user: AuthUser, id: string): Promise<TradingAccountsTable> =>
+    accounts.ownedOr404(user.id, id);
 
   /** Rows with their order history, loaded for the whole page in one query. */
   async function withOrders(userId: string, rows: HistoryRow[]): Promise<HistoryTrade[]> {

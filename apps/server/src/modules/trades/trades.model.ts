@@ -37,8 +37,9 @@ export const parseTargets = (row: Pick<TradesTable, 'targets'>): ManagedTarget[]
 export const pendingServerTargets = (targets: readonly ManagedTarget[]) =>
   targets.filter((t) => t.managed_by === 'server' && t.status === 'pending');
 
-export const money = (minor: number | null, currency: string): number | null =>
-  minor === null ? null : fromMinor(Number(minor), currencyDecimals(currency));
+/** Minor units (as stored) to an amount of the currency; a missing amount stays null. */
+export const money = (minor: number | null | undefined, currency: string): number | null =>
+  minor === null || minor === undefined ? null : fromMinor(Number(minor), currencyDecimals(currency));
 
 export const minor = (amount: number, currency: string): number =>
   toMinor(amount, currencyDecimals(currency));

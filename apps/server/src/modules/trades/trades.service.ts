@@ -111,11 +111,8 @@ function build(ctx: AppContext) {
   const clockOf = (account: TradingAccountsTable): number =>
     account.platform === 'SIM' ? brokers.sim.now() : Date.now();
 
-  async function ownedAccount(user: AuthUser, id: string): Promise<TradingAccountsTable> {
-    const row = await accounts.byIdFor(user.id, id);
-    if (!row) throw notFound('Account not found.');
-    return row;
-  }
+  const ownedAccount = (user: AuthUser, id: string): Promise<TradingAccountsTable> =>
+    accounts.ownedOr404(user.id, id);
 
   async function ownedTrade(
     user: AuthUser,
