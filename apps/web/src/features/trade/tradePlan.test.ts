@@ -27,22 +27,8 @@ const BTC: SymbolInfoBody = {
   volume_step: 0.01,
   volume_max: 20,
 };
-/** The simulated broker's symbol list, as `GET /trades/symbols/{account}/` names them. */
-const SIM_SYMBOLS = [
-  'EURUSD',
-  'GBPUSD',
-  'USDJPY',
-  'AUDUSD',
-  'USDCAD',
-  'USDCHF',
-  'NZDUSD',
-  'EURJPY',
-  'GBPJPY',
-  'XAUUSD',
-  'US100',
-  'US30',
-  'BTCUSD',
-];
+/** Some of what `GET /trades/symbols/{account}/` lists for a simulated account. */
+const SIM_SYMBOLS = ['EURUSD', 'USDJPY', 'EURJPY', 'XAUUSD', 'BTCUSD'];
 const EURJPY: SymbolInfoBody = {
   ...BTC,
   symbol: 'EURJPY',
