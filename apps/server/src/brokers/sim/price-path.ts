@@ -162,17 +162,7 @@ export class PrimaryPath implements LogPricePath {
       const ta = t[j - s0]!;
       const tb = t[j + 1 - s0]!;
       const tm = tb > ta ? table.tau((base + nn * half) * GRID_MS) : ta;
-      let xm: number;
-      const left = tm - ta;
-      const right = tb - tm;
-      if (left <= 0) xm = xa;
-      else if (right <= 0) xm = xb;
-      else {
-        const span = left + right;
-        const z = invNorm(unit(hashIndex(key, j)));
-        xm = xa + (xb - xa) * (left / span) + Math.sqrt((sigma2 * left * right) / span) * z;
-      }
-      x2[i] = xm;
+      x2[i] = bridgeMid(xa, xb, tm - ta, tb - tm, sigma2, key, j);
       t2[i] = tm;
     }
   }
@@ -209,17 +199,7 @@ export class PrimaryPath implements LogPricePath {
       const half = 2 ** (lvl - 1);
       const m = lo + half;
       const tm = table.tau((base + m) * GRID_MS);
-      // Exact Brownian-bridge draw of the midpoint given both ends (in variance time).
-      let xm: number;
-      const left = tm - ta;
-      const right = tb - tm;
-      if (left <= 0) xm = xa;
-      else if (right <= 0) xm = xb;
-      else {
-        const span = left + right;
-        const z = invNorm(unit(hashIndex(keys[lvl]!, lo / (2 * half))));
-        xm = xa + (xb - xa) * (left / span) + Math.sqrt((sigma2 * left * right) / span) * z;
-      }
+      const xm = bridgeMid(xa, xb, tm - ta, tb - tm, sigma2, keys[lvl]!, lo / (2 * half));
       if (i === m) return xm;
       if (i < m) {
         xb = xm;
@@ -253,6 +233,27 @@ function scratch(n: number): Buffers {
     ];
   }
   return buffers;
+}
+
+/**
+ * Exact Brownian-bridge draw of a midpoint given both ends xa, xb, `left` and `right` of it in
+ * variance time, with the normal deviate hashed from (key, index); an end with no variance between
+ * it and the midpoint (a closed market) is taken as is.
+ */
+function bridgeMid(
+  xa: number,
+  xb: number,
+  left: number,
+  right: number,
+  sigma2: number,
+  key: number,
+  index: number,
+): number {
+  if (left <= 0) return xa;
+  if (right <= 0) return xb;
+  const span = left + right;
+  const z = invNorm(unit(hashIndex(key, index)));
+  return xa + (xb - xa) * (left / span) + Math.sqrt((sigma2 * left * right) / span) * z;
 }
 
 function unit(h: number): number {

@@ -1,6 +1,12 @@
 import type { Db } from '../../db';
 import type { SelectQueryBuilder, Selectable } from 'kysely';
-import type { Database, SimDealsTable, SimOrdersTable, SimPositionsTable } from '../../db/schema';
+import type {
+  Database,
+  SimBalanceHistoryTable,
+  SimDealsTable,
+  SimOrdersTable,
+  SimPositionsTable,
+} from '../../db/schema';
 import { newId } from '../../lib/ids';
 
 type SimTable = 'sim_accounts' | 'sim_positions' | 'sim_orders' | 'sim_deals' | 'sim_balance_history';
@@ -105,16 +111,7 @@ export function simStore(db: Db, accountId: string, userId: string) {
         if (delta !== 0) {
           await trx
             .insertInto('sim_balance_history')
-            .values({
-              id: newId(),
-              account_id: accountId,
-              user_id: userId,
-              time,
-              delta_minor: delta,
-              balance_minor: after,
-              reason: 'DEAL',
-              deal_id: change.insertDeal?.id ?? null,
-            })
+            .values(ledgerEntry(accountId, userId, time, delta, after, 'DEAL', change.insertDeal?.id ?? null))
             .execute();
         }
         return after;
@@ -141,6 +138,26 @@ export interface SimChange {
   balance?: { delta: number; time: string };
 }
 
+/** One line of the balance history: a change of `delta` leaving the balance at `after` (minor units). */
+const ledgerEntry = (
+  accountId: string,
+  userId: string,
+  time: string,
+  delta: number,
+  after: number,
+  reason: 'DEAL' | 'DEPOSIT',
+  dealId: string | null,
+): SimBalanceHistoryTable => ({
+  id: newId(),
+  account_id: accountId,
+  user_id: userId,
+  time,
+  delta_minor: delta,
+  balance_minor: after,
+  reason,
+  deal_id: dealId,
+});
+
 /** Opens the simulated ledger of a new SIM account with its first deposit. */
 export async function openSimLedger(
   db: Db,
@@ -161,16 +178,7 @@ export async function openSimLedger(
     .execute();
   await db
     .insertInto('sim_balance_history')
-    .values({
-      id: newId(),
-      account_id: accountId,
-      user_id: userId,
-      time,
-      delta_minor: balanceMinor,
-      balance_minor: balanceMinor,
-      reason: 'DEPOSIT',
-      deal_id: null,
-    })
+    .values(ledgerEntry(accountId, userId, time, balanceMinor, balanceMinor, 'DEPOSIT', null))
     .execute();
 }
 
