@@ -138,9 +138,7 @@ export function resolveStopLoss(mode: StopLossMode, ctx: PriceContext): Resolved
       level = levelAt(ctx, slSign(ctx.side) * atrDistance(mode, 'stop_loss'));
       break;
     case 'price':
-      requirePositive(mode.price, 'stop_loss', 'Stop-loss price');
-      assertStopSides({ side: ctx.side, entry: ctx.entry, stopLoss: mode.price, digits: ctx.digits });
-      level = levelFromPrice(ctx, mode.price);
+      level = givenLevel(ctx, mode.price, 'stop_loss');
       break;
   }
   return checkLevel(level, ctx, 'stop_loss');
@@ -155,6 +153,19 @@ function atrDistance(
   const multiplier = mode.multiplier ?? DEFAULT_ATR_MULTIPLIER;
   requirePositive(multiplier, field, 'ATR multiplier');
   return mode.atr * multiplier;
+}
+
+/** An SL or TP given as a price: positive, on its own side of the entry, rounded to the digits. */
+function givenLevel(ctx: PriceContext, price: number, field: 'stop_loss' | 'take_profit'): ResolvedLevel {
+  const isStop = field === 'stop_loss';
+  requirePositive(price, field, isStop ? 'Stop-loss price' : 'Take-profit price');
+  assertStopSides({
+    side: ctx.side,
+    entry: ctx.entry,
+    digits: ctx.digits,
+    ...(isStop ? { stopLoss: price } : { takeProfit: price }),
+  });
+  return levelFromPrice(ctx, price);
 }
 
 /** A resolved SL or TP must lie above zero and, once rounded to the digits, away from the entry. */
@@ -199,9 +210,7 @@ export function resolveTakeProfit(
       level = levelAt(ctx, tpSign * atrDistance(mode, 'take_profit'));
       break;
     case 'price':
-      requirePositive(mode.price, 'take_profit', 'Take-profit price');
-      assertStopSides({ side: ctx.side, entry: ctx.entry, takeProfit: mode.price, digits: ctx.digits });
-      level = levelFromPrice(ctx, mode.price);
+      level = givenLevel(ctx, mode.price, 'take_profit');
       break;
   }
   checkLevel(level, ctx, 'take_profit');
