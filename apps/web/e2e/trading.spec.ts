@@ -143,9 +143,12 @@ test('trade from risk, journal with an image, manage the position on the dashboa
   expect(journals[0]!.reason).toBe('Breakout above the Asian range');
   expect(journals[0]!.attachments.map((a) => a.content_type)).toEqual(['image/png']);
 
-  // A SELL too: whichever way the price goes, one of the two soon shows a profit.
+  // A SELL too: whichever way the price goes, one of the two soon shows a profit. BTCUSD margin is
+  // 1:2, so the BUY's 0.12 lots hold about half the equity: the SELL risks half as much (0.25 % of
+  // 10,000 USD = 25 USD over 400 points: 0.0625, floored to 0.06 lots).
   dialog = await fillTrade(page, 'Sell');
-  await expect(dialog.getByTestId('calc-lot-size')).toHaveText(/^0\.1\d$/);
+  await dialog.getByLabel('Risk (%)').fill('0.25');
+  await expect(dialog.getByTestId('calc-lot-size')).toHaveText('0.06');
   await dialog.getByRole('button', { name: 'Execute Trade' }).click();
   await expect(page.getByRole('dialog', { name: 'Journal This Trade' })).toBeVisible();
   await page
