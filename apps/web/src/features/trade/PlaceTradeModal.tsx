@@ -289,38 +289,15 @@ function TradeFormBody({
         </SimpleGrid>
 
         <Group grow>
-          <Button
-            color="teal"
-            variant={form.direction === 'BUY' ? 'filled' : 'light'}
-            aria-pressed={form.direction === 'BUY'}
-            onClick={() => set('direction', 'BUY')}
-            h={56}
-          >
-            <Stack gap={0} align="center">
-              <Text size="xs" fw={600}>
-                Buy (Ask)
-              </Text>
-              <Text fw={700} ff="monospace" data-testid="ask">
-                {price.format(price.ask)}
-              </Text>
-            </Stack>
-          </Button>
-          <Button
-            color="red"
-            variant={form.direction === 'SELL' ? 'filled' : 'light'}
-            aria-pressed={form.direction === 'SELL'}
-            onClick={() => set('direction', 'SELL')}
-            h={56}
-          >
-            <Stack gap={0} align="center">
-              <Text size="xs" fw={600}>
-                Sell (Bid)
-              </Text>
-              <Text fw={700} ff="monospace" data-testid="bid">
-                {price.format(price.bid)}
-              </Text>
-            </Stack>
-          </Button>
+          {SIDES.map((side) => (
+            <SideButton
+              key={side.direction}
+              side={side}
+              selected={form.direction === side.direction}
+              onSelect={() => set('direction', side.direction)}
+              price={price.format(side.direction === 'BUY' ? price.ask : price.bid)}
+            />
+          ))}
         </Group>
         {priceState && (
           <Text size="xs" c={price.status === 'error' ? 'red' : 'dimmed'} role="status">
@@ -515,5 +492,42 @@ function TradeFormBody({
         </Button>
       </Stack>
     </form>
+  );
+}
+
+/** A BUY fills at the ask, a SELL at the bid: each button shows the price it would get. */
+const SIDES = [
+  { direction: 'BUY', color: 'teal', label: 'Buy (Ask)', testId: 'ask' },
+  { direction: 'SELL', color: 'red', label: 'Sell (Bid)', testId: 'bid' },
+] as const;
+
+function SideButton({
+  side,
+  selected,
+  onSelect,
+  price,
+}: {
+  side: (typeof SIDES)[number];
+  selected: boolean;
+  onSelect: () => void;
+  price: string;
+}) {
+  return (
+    <Button
+      color={side.color}
+      variant={selected ? 'filled' : 'light'}
+      aria-pressed={selected}
+      onClick={onSelect}
+      h={56}
+    >
+      <Stack gap={0} align="center">
+        <Text size="xs" fw={600}>
+          {side.label}
+        </Text>
+        <Text fw={700} ff="monospace" data-testid={side.testId}>
+          {price}
+        </Text>
+      </Stack>
+    </Button>
   );
 }
