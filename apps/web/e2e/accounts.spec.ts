@@ -1,12 +1,11 @@
 import type { APIRequestContext, Page, WebSocket } from '@playwright/test';
 import { expect, signIn, test, type TestUser } from './fixtures';
+import { auth } from './helpers';
 
 const NO_BRIDGE = 'MT5 is not available: no MT5 bridge is configured on this server (MT5_BRIDGE_URL).';
 
 const CTRADER_NOT_CONFIGURED =
   'cTrader is not configured on this server: set CTRADER_CLIENT_ID, CTRADER_CLIENT_SECRET and CTRADER_REDIRECT_URI (see docs/ctrader.md).';
-
-const auth = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
 
 async function createMt5(request: APIRequestContext, user: TestUser, name: string) {
   const res = await request.post('/api/accounts/create/', {

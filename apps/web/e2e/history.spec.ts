@@ -1,44 +1,6 @@
-import { deflateSync } from 'node:zlib';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, signIn, test, type TestUser } from './fixtures';
-
-/** A small valid PNG (solid colour), so the journal has a real image to show. */
-function png(width = 8, height = 8): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff;
-    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  const rows = Buffer.concat(
-    Array.from({ length: height }, () => Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x3c)])),
-  );
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-const auth = (u: TestUser) => ({ authorization: `Bearer ${u.token}` });
+import { auth, pickOption, png } from './helpers';
 
 async function accounts(request: APIRequestContext, u: TestUser) {
   return (await (await request.get('/api/accounts/', { headers: auth(u) })).json()) as Array<{
@@ -138,8 +100,7 @@ test('review trades: accounts, quick ranges, sorts, details, order history, jour
     ['Oldest', 'BUY'],
     ['Newest', 'SELL'],
   ] as const) {
-    await sort.click();
-    await page.getByRole('option', { name: label, exact: true }).click();
+    await pickOption(page, sort, label);
     await expect(rows.first()).toContainText(firstDirection);
   }
   const pnl = async () =>
@@ -152,8 +113,7 @@ test('review trades: accounts, quick ranges, sorts, details, order history, jour
     ['Instrument A-Z', 0],
     ['Instrument Z-A', 0],
   ] as const) {
-    await sort.click();
-    await page.getByRole('option', { name: label, exact: true }).click();
+    await pickOption(page, sort, label);
     await expect(sort).toHaveValue(label);
     await expect(rows).toHaveCount(2);
     if (dir !== 0) {
@@ -176,8 +136,7 @@ test('review trades: accounts, quick ranges, sorts, details, order history, jour
   await expect(rows).toHaveCount(2);
 
   // Details of the first (BUY) trade: fields, order history and the journal with its image.
-  await sort.click();
-  await page.getByRole('option', { name: 'Oldest', exact: true }).click();
+  await pickOption(page, sort, 'Oldest');
   await rows
     .first()
     .getByRole('button', { name: /^Details of BTCUSD/ })

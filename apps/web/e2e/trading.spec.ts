@@ -1,6 +1,6 @@
-import { deflateSync } from 'node:zlib';
 import type { APIRequestContext, Locator, Page, Route } from '@playwright/test';
 import { expect, signIn, test, type TestUser } from './fixtures';
+import { auth, pickOption, png } from './helpers';
 
 /**
  * Trading on the simulated broker: size a market trade from risk, journal it with an image, watch its
@@ -12,41 +12,8 @@ const SYMBOL = 'BTCUSD';
 const SL_POINTS = '400';
 const EXPECTED_LOTS = '0.12';
 
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const byte of buf) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
-  }
-  return ~c >>> 0;
-}
-
-/** A real 2×2 RGB PNG, built here so the server's content check sees an actual image. */
-function tinyPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(2, 0);
-  ihdr.writeUInt32BE(2, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 async function demoAccountId(request: APIRequestContext, user: TestUser): Promise<string> {
-  const res = await request.get('/api/accounts/', { headers: { authorization: `Bearer ${user.token}` } });
+  const res = await request.get('/api/accounts/', { headers: auth(user) });
   expect(res.status()).toBe(200);
   const accounts = (await res.json()) as Array<{ id: string; name: string; platform: string }>;
   const demo = accounts.find((a) => a.platform === 'SIM' && a.name === 'Demo');
@@ -54,9 +21,9 @@ async function demoAccountId(request: APIRequestContext, user: TestUser): Promis
   return demo!.id;
 }
 
-async function pickOption(page: Page, scope: Locator, label: string, option: string | RegExp): Promise<void> {
-  await scope.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+/** Picks `option` in the select labelled `label` within `scope`. */
+async function pickIn(page: Page, scope: Locator, label: string, option: string | RegExp): Promise<void> {
+  await pickOption(page, scope.getByRole('combobox', { name: label, exact: true }), option);
 }
 
 /** Opens Place a Trade, fills a BTCUSD market order with a 400-point stop and returns the dialog. */
@@ -65,7 +32,7 @@ async function fillTrade(page: Page, direction: 'Buy' | 'Sell'): Promise<Locator
   const dialog = page.getByRole('dialog', { name: 'Place a Trade' });
   await expect(dialog).toBeVisible();
   // The account's symbols come from its broker, each option with its description.
-  await pickOption(page, dialog, 'Symbol', new RegExp(`^${SYMBOL}\\s*Bitcoin vs US Dollar$`));
+  await pickIn(page, dialog, 'Symbol', new RegExp(`^${SYMBOL}\\s*Bitcoin vs US Dollar$`));
   // Live prices arrive over the WebSocket.
   await expect(dialog.getByTestId('ask')).toHaveText(/^\d+\.\d{2}$/);
   await expect(dialog.getByTestId('bid')).toHaveText(/^\d+\.\d{2}$/);
@@ -120,7 +87,7 @@ test('trade from risk, journal with an image, manage the position on the dashboa
   await journal.locator('input[type="file"]').setInputFiles({
     name: 'chart.png',
     mimeType: 'image/png',
-    buffer: tinyPng(),
+    buffer: png(2, 2),
   });
   await journal.getByRole('button', { name: 'Submit Journal' }).click();
   await expect(page.getByText('Journal entry submitted successfully.')).toBeVisible();
@@ -128,15 +95,14 @@ test('trade from risk, journal with an image, manage the position on the dashboa
   await expect(page.getByRole('dialog', { name: 'Place a Trade' })).toBeHidden();
 
   const accountId = await demoAccountId(request, user);
-  const auth = { authorization: `Bearer ${user.token}` };
   const positions = (await (
-    await request.get(`/api/trades/open-positions/${accountId}/`, { headers: auth })
+    await request.get(`/api/trades/open-positions/${accountId}/`, { headers: auth(user) })
   ).json()) as { open_positions: Array<{ id: string; lot_size: number; direction: string }> };
   expect(positions.open_positions).toHaveLength(1);
   expect(positions.open_positions[0]!.lot_size).toBe(Number(EXPECTED_LOTS));
   const journals = (await (
     await request.get(`/api/trade_journal/journals/?trade=${positions.open_positions[0]!.id}`, {
-      headers: auth,
+      headers: auth(user),
     })
   ).json()) as Array<{ reason: string; attachments: Array<{ content_type: string }> }>;
   expect(journals).toHaveLength(1);
@@ -217,7 +183,7 @@ test('trade from risk, journal with an image, manage the position on the dashboa
       await slDialog.getByRole('button', { name: 'Update Stop Loss' }).click();
       await expect(slDialog.getByText('This field is required and must be a number.')).toBeVisible();
     }
-    await pickOption(page, slDialog, 'Update Type', 'Breakeven');
+    await pickIn(page, slDialog, 'Update Type', 'Breakeven');
     await slDialog.getByRole('button', { name: 'Update Stop Loss' }).click();
     const done = page.getByText('Stop loss updated successfully.');
     const refused = slDialog.getByRole('alert');
@@ -325,7 +291,7 @@ test('a multi-TP trade follows the default 50/50 plan at 1.5R and 3R; busy state
 test('a risk rule refusing an order shows its reason in the trade modal', async ({ page, request, user }) => {
   const accountId = await demoAccountId(request, user);
   const res = await request.put(`/api/risk/settings/${accountId}/`, {
-    headers: { authorization: `Bearer ${user.token}` },
+    headers: auth(user),
     data: {
       max_daily_loss: null,
       risk_percent: 1,

@@ -1,5 +1,6 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, signIn, test } from './fixtures';
+import { pickOption } from './helpers';
 
 /*
  * Expected figures are worked by hand from p = (ln(1+G)/N − ln(1−r)) / (ln(1+r·A) − ln(1−r)):
@@ -26,11 +27,6 @@ async function chartRows(page: Page): Promise<{ count: number; first: string; la
 async function expectResult(page: Page, text: string, tone: 'teal' | 'orange' | 'red') {
   await expect(minWinRate(page)).toHaveText(text);
   await expect(minWinRate(page)).toHaveAttribute('style', new RegExp(`--mantine-color-${tone}`));
-}
-
-async function pick(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 test('every input updates the results and the chart; an invalid split hides them with its message', async ({
@@ -130,7 +126,7 @@ async function enterPlan(page: Page) {
   await field(page, 'Growth goal (%)').fill('5');
   await field(page, 'Risk per trade (%)').fill('1');
   await field(page, 'Number of trades').fill('60');
-  await pick(page, page.getByRole('combobox', { name: 'Profile', exact: true }), 'Swing');
+  await pickOption(page, page.getByRole('combobox', { name: 'Profile', exact: true }), 'Swing');
   for (const [label, value] of [
     ['Target 1 size (%)', '50'],
     ['Target 3 size (%)', '20'],
@@ -159,7 +155,7 @@ test('a saved scenario comes back with every input after a reload', async ({ pag
 
   await page.reload();
   await expect(minWinRate(page)).toHaveText('Out of reach');
-  await pick(page, page.getByRole('combobox', { name: 'Load a scenario', exact: true }), 'E2E plan');
+  await pickOption(page, page.getByRole('combobox', { name: 'Load a scenario', exact: true }), 'E2E plan');
   await expect(field(page, 'Growth goal (%)')).toHaveValue('5%');
   await expect(field(page, 'Risk per trade (%)')).toHaveValue('1%');
   await expect(field(page, 'Number of trades')).toHaveValue('60');
@@ -251,7 +247,7 @@ test('save the splits as a profile, apply it to an account and see it as its def
   // The saved-profile selector fills the splits from the profile's targets.
   await page.reload();
   await expect(field(page, 'Target 3 R multiple')).toHaveValue('3');
-  await pick(
+  await pickOption(
     page,
     page.getByRole('combobox', { name: 'Fill splits from a saved profile', exact: true }),
     'E2E profile (default)',
