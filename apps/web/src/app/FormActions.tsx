@@ -7,17 +7,24 @@ export function FormActions({
   submitLabel,
   pending,
 }: {
-  error: string | null;
+  /** A message, or a titled failure (a spec title with the server's detail under it). */
+  error: string | { title: string; detail?: string } | null;
   onCancel: () => void;
   submitLabel: string;
   pending: boolean;
 }) {
   return (
     <>
-      {error && (
+      {typeof error === 'string' ? (
         <Alert color="red" variant="light" role="alert">
           {error}
         </Alert>
+      ) : (
+        error && (
+          <Alert color="red" variant="light" role="alert" title={error.title}>
+            {error.detail}
+          </Alert>
+        )
       )}
       <Group justify="flex-end" gap="sm">
         <Button variant="default" onClick={onCancel}>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
+import { FormActions } from '../../app/FormActions';
 
 interface Props {
   opened: boolean;
@@ -48,19 +49,7 @@ function NameForm({ label, initialName, submitLabel, error, pending, onClose, on
           data-autofocus
         />
         {children}
-        {error && (
-          <Alert color="red" variant="light" role="alert" title={error.title}>
-            {error.detail}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={pending}>
-            {submitLabel}
-          </Button>
-        </Group>
+        <FormActions error={error} onCancel={onClose} submitLabel={submitLabel} pending={pending} />
       </Stack>
     </form>
   );
