@@ -445,17 +445,12 @@ describe('candles', () => {
     expect(m.candles('USDJPY', 'M5', WED_15H, WED_15H + HOUR, t2)[0]!.close).toBe(first[0]!.close);
   });
 
-  it('are fast enough for charts: 1,000 M1 candles and 10 years of D1', () => {
-    const t0 = performance.now();
+  // Their speed is measured by bench/sim-market.bench.ts (figures in docs/performance.md).
+  it('serve a chart at once: 1,000 M1 candles and 10 years of D1 in one call each', () => {
     const m1 = market.candles('GBPJPY', 'M1', now - 1000 * MIN, now, now);
-    const t1 = performance.now();
     const d1 = market.candles('EURUSD', 'D1', now - 3652 * DAY, now + 1, now);
-    const t2 = performance.now();
     expect(m1).toHaveLength(1000);
     expect(d1.length).toBeGreaterThan(3000);
-    // Generous bounds: the machine running the suite may be busy; typical figures are in README.md.
-    expect(t1 - t0).toBeLessThan(1000);
-    expect(t2 - t1).toBeLessThan(1000);
   });
 });
 
