@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { AreaChart } from '@mantine/charts';
 import type { HistoryStats } from '@tradedesk/contract';
@@ -17,7 +18,13 @@ function Stat({ label, value, color }: { label: string; value: string; color?: s
 }
 
 /** Win rate, profit factor, net P/L and expectancy in R for the range, with its equity curve. */
-export function StatsStrip({ stats, loading }: { stats: HistoryStats | undefined; loading: boolean }) {
+export const StatsStrip = memo(function StatsStrip({
+  stats,
+  loading,
+}: {
+  stats: HistoryStats | undefined;
+  loading: boolean;
+}) {
   if (loading) return <Skeleton h={150} radius="md" />;
   if (!stats) return null;
   const pct = (v: number | null) => (v === null ? NA : `${(v * 100).toFixed(1)}%`);
@@ -78,4 +85,4 @@ export function StatsStrip({ stats, loading }: { stats: HistoryStats | undefined
       </Group>
     </Card>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, useEffect } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Alert,
   Badge,
@@ -47,7 +47,16 @@ const QUICK_RANGES: ReadonlyArray<readonly [Exclude<Quick, null>, string]> = [
 const COLUMNS = '1.2fr 0.8fr 1fr 0.7fr 0.8fr 0.9fr 1.4fr 0.8fr';
 const HEADERS = ['Instrument', 'Direction', 'Entry Price', 'Lot Size', 'Status', 'P/L', 'Created', 'Actions'];
 
-function Row({ t, open, onToggle }: { t: HistoryTrade; open: boolean; onToggle: () => void }) {
+/** Memoised: a scroll frame re-renders only the rows that enter the window, not those already drawn. */
+const Row = memo(function Row({
+  t,
+  open,
+  onToggle,
+}: {
+  t: HistoryTrade;
+  open: boolean;
+  onToggle: (id: string) => void;
+}) {
   return (
     <Box
       role="row"
@@ -91,7 +100,7 @@ function Row({ t, open, onToggle }: { t: HistoryTrade; open: boolean; onToggle: 
       </Text>
       <Box role="cell">
         <UnstyledButton
-          onClick={onToggle}
+          onClick={() => onToggle(t.id)}
           aria-expanded={open}
           aria-label={`Details of ${t.instrument} trade opened ${fmtTime(t.created_at)}`}
         >
@@ -105,6 +114,91 @@ function Row({ t, open, onToggle }: { t: HistoryTrade; open: boolean; onToggle: 
       </Box>
     </Box>
   );
+});
+
+interface TradeListProps {
+  rows: HistoryTrade[];
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+}
+
+/**
+ * The virtualised list on its own, so that scrolling re-renders only the list (not the filters and
+ * the stats chart above it) and the DOM holds the visible rows whatever the number of trades.
+ */
+function TradeList({ rows, hasNextPage, isFetchingNextPage, fetchNextPage }: TradeListProps) {
+  const [openId, setOpenId] = useState<string | null>(null);
+  const toggle = useCallback((id: string) => setOpenId((cur) => (cur === id ? null : id)), []);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 44,
+    overscan: 12,
+    getItemKey: (i) => rows[i]!.id,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (lastIndex >= rows.length - 20 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  return (
+    <Paper withBorder role="table" aria-label="Trades" aria-rowcount={rows.length}>
+      <Box role="rowgroup">
+        <Box
+          role="row"
+          style={{ display: 'grid', gridTemplateColumns: COLUMNS, gap: 8, padding: '8px 12px' }}
+        >
+          {HEADERS.map((h) => (
+            <Text key={h} role="columnheader" size="xs" fw={700} c="dimmed">
+              {h}
+            </Text>
+          ))}
+        </Box>
+      </Box>
+      <Box
+        ref={scrollRef}
+        role="rowgroup"
+        style={{ height: 'min(640px, 65vh)', overflowY: 'auto', contain: 'strict' }}
+      >
+        <Box style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((vi) => {
+            const t = rows[vi.index]!;
+            const open = openId === t.id;
+            return (
+              <Box
+                key={vi.key}
+                data-index={vi.index}
+                ref={virtualizer.measureElement}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  width: '100%',
+                  transform: `translateY(${vi.start}px)`,
+                  borderTop: '1px solid var(--mantine-color-default-border)',
+                }}
+              >
+                <Row t={t} open={open} onToggle={toggle} />
+                {open && (
+                  <Box px="md" pb="md">
+                    <TradeDetailPanel trade={t} />
+                  </Box>
+                )}
+              </Box>
+            );
+          })}
+        </Box>
+      </Box>
+      {isFetchingNextPage && (
+        <Text size="xs" c="dimmed" p="xs">
+          {TRADE_HISTORY_TEXT.loading}
+        </Text>
+      )}
+    </Paper>
+  );
 }
 
 /** The account's trades, newest first by default, with the range's stats (spec: trade history per account). */
@@ -117,8 +211,6 @@ export function TradeHistoryPage() {
   const [dateFrom, setDateFrom] = useState(weekStart(new Date()));
   const [dateTo, setDateTo] = useState(today);
   const [sort, setSort] = useState<HistorySort>('newest');
-  const [openId, setOpenId] = useState<string | null>(null);
-
   const range = useMemo(
     () => ({ from: dateFrom ? dayStart(dateFrom) : undefined, to: dateTo ? dayEnd(dateTo) : undefined }),
     [dateFrom, dateTo],
@@ -126,21 +218,6 @@ export function TradeHistoryPage() {
   const trades = useHistoryTrades(accountId, { ...range, sort });
   const stats = useHistoryStats(accountId, range);
   const rows = useMemo(() => trades.data?.pages.flatMap((p) => p.results) ?? [], [trades.data]);
-
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 44,
-    overscan: 12,
-    getItemKey: (i) => rows[i]!.id,
-  });
-  const items = virtualizer.getVirtualItems();
-  const lastIndex = items.at(-1)?.index ?? -1;
-  useEffect(() => {
-    if (lastIndex >= rows.length - 20 && trades.hasNextPage && !trades.isFetchingNextPage)
-      void trades.fetchNextPage();
-  }, [lastIndex, rows.length, trades]);
 
   const pickQuick = (q: Exclude<Quick, null>) => {
     setQuick(q);
@@ -227,59 +304,12 @@ export function TradeHistoryPage() {
       ) : rows.length === 0 ? (
         <Text c="dimmed">{TRADE_HISTORY_TEXT.empty}</Text>
       ) : (
-        <Paper withBorder role="table" aria-label="Trades" aria-rowcount={rows.length}>
-          <Box role="rowgroup">
-            <Box
-              role="row"
-              style={{ display: 'grid', gridTemplateColumns: COLUMNS, gap: 8, padding: '8px 12px' }}
-            >
-              {HEADERS.map((h) => (
-                <Text key={h} role="columnheader" size="xs" fw={700} c="dimmed">
-                  {h}
-                </Text>
-              ))}
-            </Box>
-          </Box>
-          <Box
-            ref={scrollRef}
-            role="rowgroup"
-            style={{ height: 'min(640px, 65vh)', overflowY: 'auto', contain: 'strict' }}
-          >
-            <Box style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {items.map((vi) => {
-                const t = rows[vi.index]!;
-                const open = openId === t.id;
-                return (
-                  <Box
-                    key={vi.key}
-                    data-index={vi.index}
-                    ref={virtualizer.measureElement}
-                    style={{
-                      position: 'absolute',
-                      top: 0,
-                      left: 0,
-                      width: '100%',
-                      transform: `translateY(${vi.start}px)`,
-                      borderTop: '1px solid var(--mantine-color-default-border)',
-                    }}
-                  >
-                    <Row t={t} open={open} onToggle={() => setOpenId(open ? null : t.id)} />
-                    {open && (
-                      <Box px="md" pb="md">
-                        <TradeDetailPanel trade={t} />
-                      </Box>
-                    )}
-                  </Box>
-                );
-              })}
-            </Box>
-          </Box>
-          {trades.isFetchingNextPage && (
-            <Text size="xs" c="dimmed" p="xs">
-              {TRADE_HISTORY_TEXT.loading}
-            </Text>
-          )}
-        </Paper>
+        <TradeList
+          rows={rows}
+          hasNextPage={trades.hasNextPage}
+          isFetchingNextPage={trades.isFetchingNextPage}
+          fetchNextPage={trades.fetchNextPage}
+        />
       )}
     </Stack>
   );
