@@ -59,6 +59,9 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      // A known market moment (a Monday morning, FX open, BTCUSD rising for the next 20 minutes), so
+      // tests that need a position in profit (stop to breakeven) never wait on a random market.
+      SIM_START: '2026-06-29T10:30:00Z',
       ...webDist,
     },
   },

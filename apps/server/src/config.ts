@@ -20,6 +20,12 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   SIM_SEED: z.coerce.number().int().default(20240601),
+  SIM_START: z
+    .string()
+    .optional()
+    .refine((v) => !v || Number.isFinite(Date.parse(v)), {
+      message: 'SIM_START must be an ISO 8601 instant, e.g. 2026-06-29T10:30:00Z',
+    }),
   MT5_BRIDGE_URL: z
     .string()
     .optional()
@@ -84,6 +90,14 @@ function persistedSecret(dataDir: string, file: string, bytes: number): Buffer {
   return value;
 }
 
+/**
+ * The simulated market replaying from `start`: it begins there when the server starts and runs in real
+ * time. For demos of a chosen market moment, and for end-to-end tests that need a known price path.
+ */
+export function replayClock(start: number, boot = Date.now()): () => number {
+  return () => start + (Date.now() - boot);
+}
+
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<AppConfig> = {},
@@ -115,6 +129,7 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,
     simSeed: e.SIM_SEED,
+    ...(e.SIM_START ? { simNow: replayClock(Date.parse(e.SIM_START)) } : {}),
     mt5BridgeUrl: e.MT5_BRIDGE_URL,
     mt5BridgeToken: e.MT5_BRIDGE_TOKEN || undefined,
     ctrader: {

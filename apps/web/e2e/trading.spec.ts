@@ -109,12 +109,13 @@ test('trade from risk, journal with an image, manage the position on the dashboa
   expect(journals[0]!.reason).toBe('Breakout above the Asian range');
   expect(journals[0]!.attachments.map((a) => a.content_type)).toEqual(['image/png']);
 
-  // A SELL too: whichever way the price goes, one of the two soon shows a profit. BTCUSD margin is
-  // 1:2, so the BUY's 0.12 lots hold about half the equity: the SELL risks half as much (0.25 % of
-  // 10,000 USD = 25 USD over 400 points: 0.0625, floored to 0.06 lots).
+  // A SELL too: whichever way the price goes, one of the two soon shows a profit (the e2e server
+  // replays a rising BTCUSD morning, see SIM_START in playwright.config.ts). BTCUSD margin is 1:2, so
+  // the BUY's 0.12 lots at ~114,700 hold 6,900 USD of the 10,000: the SELL risks 0.22 % (about
+  // 22 USD over 400 points: 0.0550, floored to 0.05 lots, 2,870 USD of margin).
   dialog = await fillTrade(page, 'Sell');
-  await dialog.getByLabel('Risk (%)').fill('0.25');
-  await expect(dialog.getByTestId('calc-lot-size')).toHaveText('0.06');
+  await dialog.getByLabel('Risk (%)').fill('0.22');
+  await expect(dialog.getByTestId('calc-lot-size')).toHaveText('0.05');
   await dialog.getByRole('button', { name: 'Execute Trade' }).click();
   await expect(page.getByRole('dialog', { name: 'Journal This Trade' })).toBeVisible();
   await page
