@@ -30,7 +30,27 @@ export interface RequestOptions<T> {
 }
 
 /**
- * Every call of the app goes through here: bearer token from storage, JSON in and out,
+ * The one place that talks to the API: adds the bearer token from storage, and any 401 clears the
+ * session and sends the user to /login (spec section 4). File downloads use it directly.
+ */
+export async function authorizedFetch(
+  method: Method,
+  path: string,
+  init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const headers = { ...(init.headers ?? {}) };
+  const token = session.token();
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`/api${path}`, { method, headers, body: init.body, signal: init.signal });
+  if (res.status === 401 && !path.startsWith('/token/')) {
+    session.clear();
+    onUnauthorized();
+  }
+  return res;
+}
+
+/**
+ * Every JSON call of the app goes through here: JSON in and out over `authorizedFetch`,
  * and any 401 clears the session and sends the user to /login (spec section 4).
  */
 export async function request<T = unknown>(
@@ -39,20 +59,14 @@ export async function request<T = unknown>(
   opts: RequestOptions<T> = {},
 ): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...(opts.headers ?? {}) };
-  const token = session.token();
-  if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData) body = opts.body;
   else if (opts.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }
-  const res = await fetch(`/api${path}`, { method, headers, body, signal: opts.signal });
+  const res = await authorizedFetch(method, path, { headers, body, signal: opts.signal });
   const data = await parseBody(res);
-  if (res.status === 401 && !path.startsWith('/token/')) {
-    session.clear();
-    onUnauthorized();
-  }
   if (!res.ok) throw new ApiError(res.status, data, `${method} ${path} failed with ${res.status}`);
   if (opts.schema) {
     const parsed = opts.schema.safeParse(data);

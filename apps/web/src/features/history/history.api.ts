@@ -7,7 +7,7 @@ import {
   type HistoryStats,
   type HistoryTrade,
 } from '@tradedesk/contract';
-import { api } from '../../app/api';
+import { api, authorizedFetch } from '../../app/api';
 
 export interface HistoryFilters {
   /** ISO instants (the browser's local day bounds, converted to UTC). */
@@ -61,12 +61,9 @@ export function useHistoryTrade(tradeId: string | undefined) {
 
 /** Downloads the CSV export with the bearer token (a plain link could not send it). */
 export async function downloadTradesCsv(accountId: string, f: HistoryFilters): Promise<void> {
-  const token = localStorage.getItem('token');
-  const res = await fetch(
-    `/api/history/accounts/${accountId}/trades.csv${query({ from: f.from, to: f.to, sort: f.sort })}`,
-    {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    },
+  const res = await authorizedFetch(
+    'GET',
+    `/history/accounts/${accountId}/trades.csv${query({ from: f.from, to: f.to, sort: f.sort })}`,
   );
   if (!res.ok) throw new Error(`CSV export failed (${res.status})`);
   const blob = await res.blob();
