@@ -5,12 +5,12 @@ import { FakeMt5Bridge } from '../../brokers/mt5/fake-bridge';
 import { createSimMarket } from '../../brokers/sim/market';
 import type { SimMarket } from '../../brokers/sim/market-types';
 import { priceHub } from '../../market/price-hub';
+import { replayClock } from '../../config';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
+import { WEDNESDAY } from '../../test/sim-clock';
 
 /** The simulated clock runs in real time from a Wednesday morning, so FX ticks whatever day the suite runs. */
-const WEDNESDAY = Date.parse('2026-01-07T10:00:00Z');
-const started = Date.now();
-const simNow = () => WEDNESDAY + (Date.now() - started);
+const simNow = replayClock(WEDNESDAY);
 
 /** The real simulator, with a count of live upstream subscriptions per symbol. */
 function countingMarket(inner: SimMarket) {
