@@ -13,16 +13,9 @@
  * Requests go through the real app (`buildApp`, auth, validation, serialisation) with
  * `app.inject`, so the figures are the server's own time without a network hop.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { buildApp } from '../apps/server/src/app';
-import { loadConfig } from '../apps/server/src/config';
-import { usersService } from '../apps/server/src/modules/users/users.service';
+import { openBenchApp } from './bench-app';
 import type { Db } from '../apps/server/src/db';
-import { schemaUrl, withPgSchema } from '../apps/server/src/test/pg-schema';
 
 const TRADES = Number(process.env.BENCH_TRADES ?? 100_000);
 const DEALS_PER_TRADE = 3;
@@ -111,27 +104,8 @@ async function seed(
 }
 
 async function runOn(target: 'sqlite' | 'postgres', baseUrl?: string) {
-  const dataDir = mkdtempSync(path.join(process.env.BENCH_DATA_DIR ?? tmpdir(), 'tradedesk-history-bench-'));
-  let databaseUrl: string | undefined;
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
-  if (target === 'postgres' && baseUrl) {
-    await withPgSchema(baseUrl, schema, 'create');
-    databaseUrl = schemaUrl(baseUrl, schema);
-  }
-  const { app, ctx } = await buildApp(
-    loadConfig({}, { dataDir, databaseUrl, logLevel: 'silent', webDist: undefined }),
-  );
+  const { app, ctx, user, account, headers, close } = await openBenchApp(target, baseUrl, 'history');
   try {
-    await app.ready();
-    const user = await usersService(ctx).create('historian', 'bench-password-123', false);
-    const { access } = await ctx.tokens.issue(user);
-    const headers = { authorization: `Bearer ${access}` };
-    const account = await ctx.db
-      .selectFrom('trading_accounts')
-      .select(['id', 'currency'])
-      .where('user_id', '=', user.id)
-      .executeTakeFirstOrThrow();
-
     let t0 = performance.now();
     await seed(ctx.db, ctx.dialect, user.id, account.id, account.currency);
     const seedMs = performance.now() - t0;
@@ -220,9 +194,7 @@ async function runOn(target: 'sqlite' | 'postgres', baseUrl?: string) {
     );
     return { first, stats };
   } finally {
-    await app.close();
-    if (target === 'postgres' && baseUrl) await withPgSchema(baseUrl, schema, 'drop');
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

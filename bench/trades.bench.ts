@@ -19,7 +19,7 @@ import { DatabaseSync } from 'node:sqlite';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { calculateLotSize } from '../packages/domain/src/index';
-import { serverClock, spawnServer } from './server-process';
+import { exitWithParent, serverClock, spawnServer } from './server-process';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { usersService } from '../apps/server/src/modules/users/users.service';
@@ -56,6 +56,7 @@ function flushLatency(dir: string): number {
 }
 
 async function runServer(): Promise<void> {
+  exitWithParent();
   const now = serverClock();
   const dataDir = mkdtempSync(path.join(process.env.BENCH_DATA_DIR ?? tmpdir(), 'tradedesk-bench-'));
   const commitMs = flushLatency(dataDir);
@@ -74,8 +75,10 @@ async function runServer(): Promise<void> {
       headers: { authorization: `Bearer ${access}` },
       payload: { name: 'Bench', platform: 'SIM', balance: 1_000_000, leverage: 500 },
     });
+    if (res.statusCode !== 201) throw new Error(`account create: ${res.statusCode} ${res.body}`);
     const account = res.json().id as string;
-    await app.inject({
+    // Every set-up call is checked: a refused risk-settings PUT would run the bench without rules.
+    const rules = await app.inject({
       method: 'PUT',
       url: `/api/risk/settings/${account}/`,
       headers: { authorization: `Bearer ${access}` },
@@ -83,14 +86,15 @@ async function runServer(): Promise<void> {
         max_daily_loss: 50,
         risk_percent: RISK_PERCENT,
         max_trade_risk: 1,
-        max_open_positions: 10_000,
+        max_open_positions: 1000,
         enforce_cooldowns: false,
         consecutive_loss_limit: 3,
         cooldown_period: '01:00:00',
         max_lot_size: null,
-        max_open_trades_same_symbol: 10_000,
+        max_open_trades_same_symbol: 1000,
       },
     });
+    if (rules.statusCode !== 200) throw new Error(`risk settings: ${rules.statusCode} ${rules.body}`);
     traders.push({ token: access, account });
   }
   process.on('message', (m: string) => {
@@ -119,11 +123,15 @@ async function json(url: string, token: string, init: RequestInit = {}): Promise
   return res.json();
 }
 
-/** The lot size the Place a Trade modal would send for this account. */
+/**
+ * The lot size the Place a Trade modal would send for this account, one volume step below its figure:
+ * the server places its own lot and accepts a client figure equal or up to one step smaller, and the
+ * bench reuses each body for many trades while the equity drifts down by their costs.
+ */
 async function lotsFor(base: string, t: Trader): Promise<number> {
   const details = await json(`${base}/api/accounts/details/${t.account}`, t.token);
   const info = await json(`${base}/api/trades/symbol-info/${t.account}/EURUSD`, t.token);
-  return calculateLotSize({
+  const lots = calculateLotSize({
     equity: details.equity,
     riskPercent: RISK_PERCENT,
     slDistance: SL_DISTANCE,
@@ -132,6 +140,7 @@ async function lotsFor(base: string, t: Trader): Promise<number> {
     limits: info,
     accountCurrency: details.currency,
   }).volume;
+  return Number((lots - info.volume_step).toFixed(2));
 }
 
 function report(name: string, r: autocannon.Result): { rps: number; p99: number } {
@@ -207,12 +216,15 @@ async function runBench(): Promise<void> {
   report('POST /api/trades/execute/ saturated (10 connections)', sat);
 
   // 100 open positions on one account, then poll them.
-  const holderLots = await lotsFor(base, holder!);
   const holderBody = JSON.parse(bodies[0]!) as Record<string, unknown>;
   for (let i = 0; i < 100; i++) {
     await json(`${base}/api/trades/execute/`, holder!.token, {
       method: 'POST',
-      body: JSON.stringify({ ...holderBody, account_id: holder!.account, lot_size: holderLots }),
+      body: JSON.stringify({
+        ...holderBody,
+        account_id: holder!.account,
+        lot_size: await lotsFor(base, holder!),
+      }),
     });
   }
   const list = await json(`${base}/api/trades/open-positions/${holder!.account}/`, holder!.token);

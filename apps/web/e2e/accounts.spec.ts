@@ -38,7 +38,7 @@ const card = (page: Page, name: string) => page.getByRole('article', { name, exa
 test('add a simulated and an MT5 account, then connect both', async ({ page, user, consoleErrors }) => {
   await signIn(page, user);
   await page.goto('/accounts');
-  await expect(page.getByRole('heading', { level: 2, name: 'Manage Accounts' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage Accounts' })).toBeVisible();
 
   // Every user starts with the Demo simulated account, read live from the simulator.
   const demo = card(page, 'Demo');
@@ -190,7 +190,7 @@ test('the cTrader selection page lists the accounts of its parameter and posts t
     { accountId: 7654321, accountNumber: 5559876, broker: 'IC Markets', currency: 'EUR', balance: 980 },
   ];
   await page.goto(`/select-ctrader-account?accounts=${encodeURIComponent(JSON.stringify(accounts))}`);
-  await expect(page.getByRole('heading', { level: 2, name: 'Select a cTrader Account' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Select a cTrader Account' })).toBeVisible();
   const first = page.getByRole('group', { name: 'cTrader account 5551234' });
   await expect(first).toContainText('Pepperstone');
   await expect(first).toContainText('1,520.50 USD');
@@ -214,7 +214,7 @@ test('the cTrader selection page lists the accounts of its parameter and posts t
     '?accounts=%7B%22a%22%3A1%7D',
   ]) {
     await page.goto(`/select-ctrader-account${q}`);
-    await expect(page.getByRole('heading', { level: 2, name: 'Select a cTrader Account' }), q).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Select a cTrader Account' }), q).toBeVisible();
     await expect(page.getByText('No accounts found.'), q).toBeVisible();
   }
 });

@@ -1,46 +1,12 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, signIn, test, type TestUser } from './fixtures';
-import { auth, pickOption, png } from './helpers';
+import { auth, pickOption, png, roundTrip } from './helpers';
 
 async function accounts(request: APIRequestContext, u: TestUser) {
   return (await (await request.get('/api/accounts/', { headers: auth(u) })).json()) as Array<{
     id: string;
     name: string;
   }>;
-}
-
-/** Opens and closes a BTCUSD trade (it trades at weekends) sized at 0.5 % risk with a 500-dollar stop. */
-async function roundTrip(
-  request: APIRequestContext,
-  u: TestUser,
-  accountId: string,
-  direction: 'BUY' | 'SELL',
-  reason: string,
-) {
-  const details = await (
-    await request.get(`/api/accounts/details/${accountId}`, { headers: auth(u) })
-  ).json();
-  const lots = Math.floor(((details.equity * 0.005) / 500) * 100) / 100;
-  const res = await request.post('/api/trades/execute/', {
-    headers: auth(u),
-    data: {
-      account_id: accountId,
-      symbol: 'BTCUSD',
-      lot_size: lots,
-      direction,
-      order_type: 'MARKET',
-      risk_percent: 0.5,
-      stop_loss_distance: 500,
-      rr_ratio: 2,
-      reason,
-      trader: 'Me',
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  const { trade_id } = await res.json();
-  const closed = await request.delete(`/api/trades/close/${trade_id}/`, { headers: auth(u) });
-  expect(closed.status(), await closed.text()).toBeLessThan(300);
-  return trade_id as string;
 }
 
 test('review trades: accounts, quick ranges, sorts, details, order history, journals and images', async ({

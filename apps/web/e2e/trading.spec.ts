@@ -61,7 +61,7 @@ test('trade from risk, journal with an image, manage the position on the dashboa
   test.setTimeout(600_000);
   await signIn(page, user);
   await page.goto('/dashboard');
-  await expect(page.getByRole('heading', { level: 2, name: 'Overall Stats (Per Account)' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overall Stats (Per Account)' })).toBeVisible();
   await expect(page.getByRole('combobox', { name: 'Account' })).toHaveValue('Demo (SIM)');
   await expect(page.getByText('No open positions to show')).toBeVisible();
 
@@ -100,11 +100,13 @@ test('trade from risk, journal with an image, manage the position on the dashboa
   ).json()) as { open_positions: Array<{ id: string; lot_size: number; direction: string }> };
   expect(positions.open_positions).toHaveLength(1);
   expect(positions.open_positions[0]!.lot_size).toBe(Number(EXPECTED_LOTS));
-  const journals = (await (
-    await request.get(`/api/trade_journal/journals/?trade=${positions.open_positions[0]!.id}`, {
-      headers: auth(user),
-    })
-  ).json()) as Array<{ reason: string; attachments: Array<{ content_type: string }> }>;
+  const journals = (
+    (await (
+      await request.get(`/api/trade_journal/journals/?trade=${positions.open_positions[0]!.id}`, {
+        headers: auth(user),
+      })
+    ).json()) as { results: Array<{ reason: string; attachments: Array<{ content_type: string }> }> }
+  ).results;
   expect(journals).toHaveLength(1);
   expect(journals[0]!.reason).toBe('Breakout above the Asian range');
   expect(journals[0]!.attachments.map((a) => a.content_type)).toEqual(['image/png']);

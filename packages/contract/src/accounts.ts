@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common';
 
 export const platform = z.enum(['MT5', 'cTrader', 'SIM']);
 export type PlatformName = z.infer<typeof platform>;
@@ -23,18 +24,18 @@ export type TradingAccount = z.infer<typeof tradingAccount>;
 
 /** Fields are optional so that the service answers with the spec's own messages. */
 export const accountCreate = z.object({
-  name: z.string().max(100).optional().nullable(),
+  name: text().max(100).optional().nullable(),
   platform,
-  broker: z.string().max(100).optional().nullable(),
-  username: z.string().max(100).optional().nullable(),
-  password: z.string().max(200).optional().nullable(),
+  broker: text().max(100).optional().nullable(),
+  username: text().max(100).optional().nullable(),
+  password: text().max(200).optional().nullable(),
   account_number: z
-    .union([z.string().max(40), z.number().int().nonnegative()])
+    .union([text().max(40), z.number().int().nonnegative()])
     .optional()
     .nullable(),
-  broker_server: z.string().max(200).optional().nullable(),
+  broker_server: text().max(200).optional().nullable(),
   /** SIM only: account currency (default USD), opening balance (default 10000) and leverage (default 100). */
-  currency: z.string().max(10).optional().nullable(),
+  currency: text().max(10).optional().nullable(),
   balance: z.number().positive().max(1_000_000_000).optional().nullable(),
   leverage: z.number().int().min(1).max(1000).optional().nullable(),
 });
@@ -42,15 +43,15 @@ export type AccountCreate = z.infer<typeof accountCreate>;
 
 /** A blank or missing password keeps the stored one. */
 export const accountUpdate = z.object({
-  name: z.string().max(100).optional().nullable(),
-  broker: z.string().max(100).optional().nullable(),
-  username: z.string().max(100).optional().nullable(),
-  password: z.string().max(200).optional().nullable(),
+  name: text().max(100).optional().nullable(),
+  broker: text().max(100).optional().nullable(),
+  username: text().max(100).optional().nullable(),
+  password: text().max(200).optional().nullable(),
   account_number: z
-    .union([z.string().max(40), z.number().int().nonnegative()])
+    .union([text().max(40), z.number().int().nonnegative()])
     .optional()
     .nullable(),
-  broker_server: z.string().max(200).optional().nullable(),
+  broker_server: text().max(200).optional().nullable(),
 });
 export type AccountUpdate = z.infer<typeof accountUpdate>;
 

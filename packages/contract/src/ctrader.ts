@@ -1,16 +1,17 @@
 import { z } from 'zod';
+import { text } from './common';
 
 /** `GET /api/ctrader/api/ctrader/redirect/?account_id=` */
-export const ctraderRedirectQuery = z.object({ account_id: z.string().min(1).max(64) });
+export const ctraderRedirectQuery = z.object({ account_id: text().min(1).max(64) });
 export const ctraderRedirectResponse = z.object({ redirect_url: z.string() });
 export type CTraderRedirectResponse = z.infer<typeof ctraderRedirectResponse>;
 
 /** What cTrader's consent page appends to our redirect URI. */
 export const ctraderCallbackQuery = z.object({
-  code: z.string().max(2000).optional(),
-  state: z.string().max(4000).optional(),
-  error: z.string().max(500).optional(),
-  error_description: z.string().max(2000).optional(),
+  code: text().max(2000).optional(),
+  state: text().max(4000).optional(),
+  error: text().max(500).optional(),
+  error_description: text().max(2000).optional(),
 });
 
 /** One entry of the `accounts` JSON the callback hands to /select-ctrader-account. */
@@ -30,8 +31,8 @@ export type CTraderAccountChoice = z.infer<typeof ctraderAccountChoice>;
  * caller's most recently authorised cTrader account.
  */
 export const ctraderSelectAccount = z.object({
-  accountId: z.union([z.number().int().positive(), z.string().regex(/^\d{1,18}$/)]),
-  account_id: z.string().min(1).max(64).optional(),
+  accountId: z.union([z.number().int().positive(), text().regex(/^\d{1,18}$/)]),
+  account_id: text().min(1).max(64).optional(),
 });
 export type CTraderSelectAccount = z.infer<typeof ctraderSelectAccount>;
 export const ctraderMessage = z.object({ message: z.string() });

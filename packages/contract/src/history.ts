@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common';
 import { tradeDirection } from './trades';
 
 /**
@@ -134,7 +135,7 @@ export const historyTradesQuery = z
         HISTORY_MESSAGES.badLimit,
       )
       .optional(),
-    cursor: z.string().max(1000, HISTORY_MESSAGES.badCursor).optional(),
+    cursor: text().max(1000, HISTORY_MESSAGES.badCursor).optional(),
   })
   .refine(toNotBeforeFrom, { message: HISTORY_MESSAGES.toBeforeFrom, path: ['to'] });
 export type HistoryTradesQuery = z.infer<typeof historyTradesQuery>;

@@ -1,17 +1,18 @@
 import { z } from 'zod';
+import { text } from './common';
 
 /**
  * `POST /api/mt5/connect/`: either the three MT5 details, or `account_id` of a stored MT5 account whose
  * details are used. Fields are optional in the schema so that the service answers with the spec's message.
  */
 export const mt5ConnectRequest = z.object({
-  account_id: z.string().max(64).optional().nullable(),
+  account_id: text().max(64).optional().nullable(),
   account_number: z
-    .union([z.string().max(32), z.number().int().nonnegative()])
+    .union([text().max(32), z.number().int().nonnegative()])
     .optional()
     .nullable(),
-  password: z.string().max(256).optional().nullable(),
-  broker_server: z.string().max(128).optional().nullable(),
+  password: text().max(256).optional().nullable(),
+  broker_server: text().max(128).optional().nullable(),
 });
 export type Mt5ConnectRequest = z.infer<typeof mt5ConnectRequest>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common';
 
 /**
  * Trading API (spec section 7, "Trading"). Units, so that the client and the server agree:
@@ -25,12 +26,21 @@ export const TRADE_MESSAGES = {
 } as const;
 
 /**
- * How far the client's lot_size may be from the server's: one volume step (rounding), or
- * LOT_SIZE_TOLERANCE of the server's figure, whichever is larger, because equity, the quote and
- * the conversion rate move between the moment the modal computed the size and the moment the
- * server re-computes it.
+ * Sane bounds of every number a trade request carries, so that out-of-range input is a 400 naming
+ * the field before any arithmetic runs (1e308 overflows every price calculation).
  */
-export const LOT_SIZE_TOLERANCE = 0.02;
+export const TRADE_BOUNDS = {
+  /** Any instrument's price or price distance. */
+  price: 1e9,
+  lots: 1e6,
+  rr: 1000,
+  atrMultiplier: 100,
+  /** Money figures the client shows (informative). */
+  money: 1e15,
+} as const;
+
+const price = z.number().finite().positive().max(TRADE_BOUNDS.price);
+const optPrice = price.nullable().optional();
 
 export const tradeDirection = z.enum(['BUY', 'SELL']);
 export const orderType = z.enum(['MARKET', 'LIMIT']);
@@ -41,42 +51,47 @@ export const tradeTarget = z.object({
   rank: z.number().int().min(1).max(20),
   share: z.number().gt(0).max(1),
   tp_type: targetType,
-  rr: z.number().positive().nullable().optional(),
-  atr_multiplier: z.number().positive().nullable().optional(),
-  price: z.number().positive().nullable().optional(),
+  rr: z.number().finite().positive().max(TRADE_BOUNDS.rr).nullable().optional(),
+  atr_multiplier: z.number().finite().positive().max(TRADE_BOUNDS.atrMultiplier).nullable().optional(),
+  price: optPrice,
 });
 export type TradeTarget = z.infer<typeof tradeTarget>;
 
-const optNum = z.number().finite().nullable().optional();
+const optMoney = z.number().finite().min(-TRADE_BOUNDS.money).max(TRADE_BOUNDS.money).nullable().optional();
 
 /** POST /api/trades/execute/ body. Optional `Idempotency-Key` header: a retry returns the first answer. */
 export const tradeExecuteRequest = z.object({
-  account_id: z.string().min(1).max(64),
-  symbol: z.string().min(1).max(40),
-  lot_size: z.number().finite().positive(),
+  account_id: text().min(1).max(64),
+  symbol: text().min(1).max(40),
+  lot_size: z.number().finite().positive().max(TRADE_BOUNDS.lots),
   direction: tradeDirection,
   order_type: orderType.default('MARKET'),
   /** Required for LIMIT orders. */
-  limit_price: optNum,
+  limit_price: optPrice,
   risk_percent: z.number().finite().gt(0).max(100),
   /** Price units from the entry (fill or limit price) to the stop. */
-  stop_loss_distance: z.number().finite().positive(),
+  stop_loss_distance: price,
   /** Absolute take-profit price; takes precedence over take_profit_distance and rr_ratio. */
-  take_profit: optNum,
+  take_profit: optPrice,
   /** Price units from the entry to the take profit; used when take_profit is absent. */
-  take_profit_distance: optNum,
+  take_profit_distance: optPrice,
   /** Used for the take profit (rr_ratio × stop distance) when neither take_profit nor its distance is given. */
-  rr_ratio: optNum,
-  projected_profit: optNum,
-  projected_loss: optNum,
-  atr_multiplier: optNum,
-  reason: z.string().max(2000).nullable().optional(),
-  trader: z.string().max(100).nullable().optional(),
+  rr_ratio: z.number().finite().positive().max(TRADE_BOUNDS.rr).nullable().optional(),
+  projected_profit: optMoney,
+  projected_loss: optMoney,
+  atr_multiplier: z.number().finite().positive().max(TRADE_BOUNDS.atrMultiplier).nullable().optional(),
+  reason: text().max(2000).nullable().optional(),
+  trader: text().max(100).nullable().optional(),
   /** The modal's timeframe (1M, 5M, 15M, 1H, 4H, 1D); also the ATR timeframe of ATR targets (default 15M). */
-  timeframe: z.string().max(10).nullable().optional(),
+  timeframe: text().max(10).nullable().optional(),
   /** true for a multi-TP trade: the targets are closed by the server as partial closes. */
   partial_profit: z.boolean().nullable().optional(),
   targets: z.array(tradeTarget).max(10).nullable().optional(),
+  /**
+   * The trader confirmed that the symbol's minimum volume risks more than risk_percent asks; without
+   * it such an order is refused (422 naming both amounts).
+   */
+  allow_min_volume: z.boolean().nullable().optional(),
 });
 export type TradeExecuteRequest = z.input<typeof tradeExecuteRequest>;
 
@@ -118,7 +133,7 @@ export const slUpdateType = z.enum(['specific_price', 'breakeven', 'distance_pip
  * the CURRENT close price (bid for a BUY, ask for a SELL), on the losing side.
  */
 export const updateSlRequest = z.object({
-  trade_id: z.string().min(1).max(64),
+  trade_id: text().min(1).max(64),
   sl_update_type: slUpdateType,
   value: z.unknown().optional(),
   specific_price: z.unknown().optional(),

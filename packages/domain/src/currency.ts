@@ -110,3 +110,57 @@ export function rateTable(quotes: Readonly<Record<string, number>>): RateLookup 
   for (const [pair, rate] of Object.entries(quotes)) table.set(pair.toUpperCase(), rate);
   return (from, to) => table.get(`${from.toUpperCase()}${to.toUpperCase()}`);
 }
+
+/**
+ * Every pair whose price may convert the symbol's quote currency into the account currency, in the
+ * order `findConversionRate` prefers them: the direct pair either way round, then the legs of the
+ * cross through USD. The symbol itself is left out (its own price is passed separately).
+ */
+export function conversionPairs(symbol: SymbolCurrencies, accountCurrency: string): string[] {
+  const q = symbol.quote_currency.trim().toUpperCase();
+  const a = accountCurrency.trim().toUpperCase();
+  const own = `${symbol.base_currency}${symbol.quote_currency}`.toUpperCase();
+  if (q === a) return [];
+  const pairs = [`${q}${a}`, `${a}${q}`, `${q}${CROSS_CURRENCY}`, `${CROSS_CURRENCY}${q}`];
+  pairs.push(`${a}${CROSS_CURRENCY}`, `${CROSS_CURRENCY}${a}`);
+  return [...new Set(pairs)].filter((p) => p !== own && p.slice(0, 3) !== p.slice(3));
+}
+
+/**
+ * The pairs a client must watch to convert the symbol's quote currency, among the symbols the
+ * account trades: the direct pair when there is one, else what the cross through USD needs.
+ * Empty when the symbol's own price is enough.
+ */
+export function conversionPairsToWatch(
+  symbol: SymbolCurrencies,
+  accountCurrency: string,
+  tradable: readonly string[],
+): string[] {
+  const q = symbol.quote_currency.trim().toUpperCase();
+  const a = accountCurrency.trim().toUpperCase();
+  if (q === a || symbol.base_currency.trim().toUpperCase() === a) return [];
+  const known = new Set(tradable.map((s) => s.toUpperCase()));
+  const candidates = conversionPairs(symbol, accountCurrency).filter((p) => known.has(p));
+  const direct = candidates.find((p) => p === `${q}${a}` || p === `${a}${q}`);
+  if (direct) return [direct];
+  // The symbol's own price may be a leg itself (USDCAD is CAD's leg to USD): it is not in the list.
+  const legFor = (c: string) =>
+    c === CROSS_CURRENCY
+      ? null
+      : (candidates.find((p) => p === `${c}${CROSS_CURRENCY}` || p === `${CROSS_CURRENCY}${c}`) ?? null);
+  return [legFor(q), legFor(a)].filter((p): p is string => p !== null);
+}
+
+/**
+ * Value in the account currency of one unit of the symbol's quote currency, from mid prices of pairs
+ * (`conversionPairs`) and the symbol's own mid: the one conversion the modal and the server share.
+ * @throws ConversionError when the prices given offer no route.
+ */
+export function quoteToAccountRate(
+  symbol: SymbolCurrencies,
+  accountCurrency: string,
+  mids: Readonly<Record<string, number>>,
+  symbolMid?: number,
+): number {
+  return priceMoveValue(symbol, accountCurrency, rateTable(mids), symbolMid);
+}

@@ -45,6 +45,11 @@ export interface RiskContext {
   balance: number;
   /** Balance at the start of the trading day; defaults to balance − today's realised P/L. */
   day_start_balance?: number | null;
+  /**
+   * Today's realised P/L with commissions and swaps, from every deal of the day (an open trade's
+   * entry commission included: it has left the balance); defaults to the sum of closed_today.
+   */
+  realised_today?: number | null;
   open_positions: readonly OpenPositionRisk[];
   /** Trades closed today (any order; sorted here by close time). */
   closed_today: readonly ClosedTradeToday[];
@@ -171,7 +176,10 @@ export function evaluateRiskRules(
     });
   }
 
-  const realisedMinor = sumMinor(context.closed_today.map((t) => minor(t.profit_loss)));
+  const realisedMinor =
+    context.realised_today != null
+      ? minor(context.realised_today)
+      : sumMinor(context.closed_today.map((t) => minor(t.profit_loss)));
   if (on(settings.max_daily_loss)) {
     const startMinor =
       context.day_start_balance != null

@@ -14,12 +14,16 @@ export const DEFAULT_ATR_MULTIPLIER = 1.5;
 
 export type StopLossMode =
   | { mode: 'distance'; pips: number }
+  /** A distance in price units from the entry, as the trade request carries it. */
+  | { mode: 'offset'; distance: number }
   | { mode: 'price'; price: number }
   | { mode: 'atr'; atr: number; multiplier?: number | null };
 
 export type TakeProfitMode =
   | { mode: 'rr_ratio'; rr: number }
   | { mode: 'distance'; pips: number }
+  /** A distance in price units from the entry, as the trade request carries it. */
+  | { mode: 'offset'; distance: number }
   | { mode: 'price'; price: number }
   /** Used by multi-target plans (tp_type ATR); the single-TP form offers the three modes above. */
   | { mode: 'atr'; atr: number; multiplier?: number | null };
@@ -134,6 +138,10 @@ export function resolveStopLoss(mode: StopLossMode, ctx: PriceContext): Resolved
       requirePositive(mode.pips, 'stop_loss', 'Stop-loss distance in pips');
       level = levelAt(ctx, slSign(ctx.side) * pipsToPrice(mode.pips, ctx.pip_size));
       break;
+    case 'offset':
+      requirePositive(mode.distance, 'stop_loss', 'Stop-loss distance');
+      level = levelAt(ctx, slSign(ctx.side) * mode.distance);
+      break;
     case 'atr':
       level = levelAt(ctx, slSign(ctx.side) * atrDistance(mode, 'stop_loss'));
       break;
@@ -205,6 +213,10 @@ export function resolveTakeProfit(
     case 'distance':
       requirePositive(mode.pips, 'take_profit', 'Take-profit distance in pips');
       level = levelAt(ctx, tpSign * pipsToPrice(mode.pips, ctx.pip_size));
+      break;
+    case 'offset':
+      requirePositive(mode.distance, 'take_profit', 'Take-profit distance');
+      level = levelAt(ctx, tpSign * mode.distance);
       break;
     case 'atr':
       level = levelAt(ctx, tpSign * atrDistance(mode, 'take_profit'));

@@ -26,14 +26,25 @@ export interface PlanSymbol extends VolumeLimits {
 }
 
 export type ProfitPlan =
-  { mode: 'single'; takeProfit: TakeProfitMode } | { mode: 'multi'; targets: readonly TargetSpec[] };
+  | { mode: 'single'; takeProfit: TakeProfitMode }
+  | { mode: 'multi'; targets: readonly TargetSpec[] }
+  /** No take profit at all (the trade is managed by hand). */
+  | { mode: 'none' };
 
 export interface TradePlanInput {
   side: Side;
   /** Fill price expected: ask for a BUY, bid for a SELL, or the limit price. */
   entry: number;
   symbol: PlanSymbol;
-  account: { equity: number; currency: string; max_lot_size?: number | null };
+  account: {
+    equity: number;
+    currency: string;
+    max_lot_size?: number | null;
+    /** The account's leverage (100 for 1:100); without it no margin is estimated. */
+    leverage?: number | null;
+    /** Free margin now, to tell whether the trade fits. */
+    free_margin?: number | null;
+  };
   /** Risk per trade in percent of equity. */
   riskPercent: number;
   /** Value in the account currency of one unit of the symbol's quote currency (`priceMoveValue`). */
@@ -53,6 +64,16 @@ export interface TradePlan {
   takeProfit: ResolvedTakeProfit | null;
   /** Multi-TP plans only, in rank order. */
   targets: ResolvedTarget[] | null;
+  /** Decimals of the account currency's minor unit. */
+  decimals: number;
+  /** Money lost at the stop, positive, in integer minor units of the account currency. */
+  riskMinor: number;
+  /** Money made if every target is hit, in integer minor units (0 without a target). */
+  rewardMinor: number;
+  /** Margin the position needs at the account's leverage (volume × contract × entry in account money ÷ leverage); null without a leverage. */
+  margin: number | null;
+  /** False when the margin is above the free margin given; null when either is unknown. */
+  marginFits: boolean | null;
   /** Money lost at the stop, positive, in the account currency. */
   projectedLoss: number;
   /** Money made if every target is hit, in the account currency. */
@@ -97,7 +118,10 @@ export function planTrade(input: TradePlanInput): TradePlan {
   let profitMinor: number;
   let rrRatio: number;
 
-  if (input.profit.mode === 'single') {
+  if (input.profit.mode === 'none') {
+    profitMinor = 0;
+    rrRatio = 0;
+  } else if (input.profit.mode === 'single') {
     takeProfit = resolveTakeProfit(input.profit.takeProfit, ctx, stopLoss.distance);
     profitMinor = toMinor(pnlAt(takeProfit.price, volume), decimals);
     rrRatio = takeProfit.rr;
@@ -119,9 +143,23 @@ export function planTrade(input: TradePlanInput): TradePlan {
     rrRatio = volume > 0 ? roundToDigits(weighted / (volume * stopLoss.distance), 2) : 0;
   }
 
+  const leverage = account.leverage ?? null;
+  const margin =
+    leverage !== null && leverage > 0
+      ? fromMinor(
+          toMinor((volume * symbol.contract_size * entry * input.quoteToAccountRate) / leverage, decimals),
+          decimals,
+        )
+      : null;
+  const free = account.free_margin ?? null;
   return {
     volume,
     lot,
+    decimals,
+    riskMinor: Math.max(0, lossMinor),
+    rewardMinor: profitMinor,
+    margin,
+    marginFits: margin !== null && free !== null ? margin <= free : null,
     stopLoss,
     takeProfit,
     targets,

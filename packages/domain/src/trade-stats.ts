@@ -126,11 +126,11 @@ export function computeTradeStats(
  * Keeps a long curve drawable: each bucket contributes its lowest and highest point (in time order),
  * so drawdowns stay visible, and the final point is always kept.
  */
-export function downsample(curve: EquityPoint[], maxPoints: number): EquityPoint[] {
+export function downsample<P extends EquityPoint>(curve: P[], maxPoints: number): P[] {
   if (curve.length <= maxPoints || maxPoints < 4) return curve;
   const buckets = Math.floor(maxPoints / 2);
   const size = curve.length / buckets;
-  const out: EquityPoint[] = [];
+  const out: P[] = [];
   for (let b = 0; b < buckets; b++) {
     const from = Math.floor(b * size);
     const to = Math.min(curve.length, Math.floor((b + 1) * size));

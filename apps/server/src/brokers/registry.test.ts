@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, describeEachDb, type Harness } from '../test/harness';
 import { createAccount, demoAccountRow } from '../test/accounts';
 import { waitFor } from '../test/wait-for';
-import { HttpError } from '../lib/http-error';
+import { knownErrorToHttp } from '../lib/error-status';
 import { brokerFactories, createBrokerRegistry, type BrokerRegistry } from './registry';
 import {
   allCapabilities,
@@ -117,16 +117,22 @@ describeEachDb('broker registry', (target) => {
     const reconciled: string[] = [];
     registry.onReconciled((id) => reconciled.push(id));
 
+    // The registry throws broker errors only; the HTTP error handler maps them once.
     const err = await registry.use(mt5, (a) => a.accountInfo()).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(HttpError);
-    expect(err).toMatchObject({ statusCode: 502, detail: 'MT5 bridge unreachable: connection refused' });
+    expect(err).toBeInstanceOf(BrokerError);
+    expect(knownErrorToHttp(err)).toMatchObject({
+      statusCode: 502,
+      detail: 'MT5 bridge unreachable: connection refused',
+    });
 
     // The SIM account of the same user is not affected.
     expect((await registry.use(sim, (a) => a.accountInfo())).balance).toBe(10_000);
 
     // Within the backoff window a request fails fast instead of hammering the broker.
     const attempts = remote.broker.connects;
-    await expect(registry.connected(mt5)).rejects.toMatchObject({ statusCode: 502 });
+    expect(knownErrorToHttp(await registry.connected(mt5).catch((e: unknown) => e))).toMatchObject({
+      statusCode: 502,
+    });
     expect(remote.broker.connects).toBe(attempts);
 
     remote.broker.down = false;
@@ -161,7 +167,9 @@ describeEachDb('broker registry', (target) => {
     remote.broker.badPassword = true;
     remote.broker.state = 'disconnected';
     const before = remote.broker.connects;
-    await expect(registry.connected(mt5)).rejects.toMatchObject({ statusCode: 502 });
+    expect(knownErrorToHttp(await registry.connected(mt5).catch((e: unknown) => e))).toMatchObject({
+      statusCode: 502,
+    });
     expect(remote.broker.connects).toBe(before + 1);
     // Several backoff periods pass without another login attempt with the same password.
     await new Promise((r) => setTimeout(r, 600));
@@ -172,13 +180,20 @@ describeEachDb('broker registry', (target) => {
   it('maps business refusals to 422 and unknown things to 404', async () => {
     const bob = await h.user('bob');
     const sim = await demoAccountRow(h, bob.id);
-    await expect(registry.use(sim, (a) => a.closePosition('no-such-position'))).rejects.toMatchObject({
+    const status = (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: unknown) => knownErrorToHttp(e),
+      );
+    expect(await status(registry.use(sim, (a) => a.closePosition('no-such-position')))).toMatchObject({
       statusCode: 404,
     });
-    await expect(
-      registry.use(sim, (a) =>
-        a.placeOrder({ client_order_id: 'x', symbol: 'EURUSD', side: 'BUY', kind: 'LIMIT', volume: 1 }),
+    expect(
+      await status(
+        registry.use(sim, (a) =>
+          a.placeOrder({ client_order_id: 'x', symbol: 'EURUSD', side: 'BUY', kind: 'LIMIT', volume: 1 }),
+        ),
       ),
-    ).rejects.toMatchObject({ statusCode: 422, detail: 'A limit order needs a positive limit price.' });
+    ).toMatchObject({ statusCode: 422, detail: 'A limit order needs a positive limit price.' });
   });
 });

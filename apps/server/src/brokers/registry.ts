@@ -1,8 +1,7 @@
 import type { AppContext } from '../context';
 import { perApp } from '../lib/per-app';
 import type { TradingAccountsTable } from '../db/schema';
-import { HttpError, badGateway, notFound, unprocessable } from '../lib/http-error';
-import { createCTraderBroker } from '../modules/ctrader/ctrader.service';
+import { createCTraderBroker } from './ctrader/factory';
 import { createSimAdapter } from './sim/sim-adapter';
 import { createMt5Adapter } from './mt5/mt5-factory';
 import { createSimMarket } from './sim/market';
@@ -41,18 +40,6 @@ export const brokerFactories: Partial<Record<Platform, BrokerFactory>> = {
 /** Reconnect delays of remote platforms: 1 s doubling up to a minute. */
 export const RECONNECT_BACKOFF_MS = [1000, 2000, 4000, 8000, 16_000, 32_000, 60_000];
 
-/**
- * Turns an adapter's refusal into the HTTP answer: a business refusal (insufficient margin, market
- * closed, invalid stops) is 422, something the broker does not know is 404, a broker that is down or
- * refuses our credentials is 502. Other errors pass through as they are.
- */
-export function brokerErrorToHttp(e: unknown): unknown {
-  if (!(e instanceof BrokerError)) return e;
-  if (e.kind === 'rejected') return unprocessable(e.message);
-  if (e.kind === 'not_found') return notFound(e.message);
-  return badGateway(e.message);
-}
-
 interface Entry {
   account: TradingAccountsTable;
   adapter: BrokerAdapter;
@@ -73,9 +60,9 @@ interface Entry {
 
 export interface BrokerRegistry {
   readonly sim: SimEnvironment;
-  /** The connected adapter of an account the caller already owns; throws HttpError (502/404/422). */
+  /** The connected adapter of an account the caller already owns; throws BrokerError only. */
   connected(account: TradingAccountsTable): Promise<BrokerAdapter>;
-  /** Runs `fn` against the connected adapter; broker errors become HTTP errors of their own. */
+  /** Runs `fn` against the connected adapter; its broker errors reach the HTTP error handler as they are. */
   use<T>(account: TradingAccountsTable, fn: (adapter: BrokerAdapter) => Promise<T>): Promise<T>;
   /** Connection state without connecting. */
   state(accountId: string): ConnectionState;
@@ -118,7 +105,7 @@ export function createBrokerRegistry(
     const existing = entries.get(account.id);
     if (existing) return existing;
     const factory = factories[account.platform];
-    if (!factory) throw badGateway(`${account.platform} accounts are not supported by this server yet.`);
+    if (!factory) throw new BrokerError(`${account.platform} accounts are not supported by this server yet.`);
     const adapter = factory({ ctx, account, sim });
     const entry: Entry = {
       account,
@@ -217,11 +204,11 @@ export function createBrokerRegistry(
   }
 
   async function connected(account: TradingAccountsTable): Promise<BrokerAdapter> {
-    if (closed) throw badGateway('The server is shutting down.');
+    if (closed) throw new BrokerError('The server is shutting down.');
     const entry = entryFor(account);
     if (entry.adapter.connectionState() === 'connected') return entry.adapter;
     if (!entry.connecting && Date.now() < entry.retryAfter) {
-      throw badGateway(
+      throw new BrokerError(
         `${account.platform} broker is unavailable: ${entry.lastError ?? 'connection failed'}`,
       );
     }
@@ -229,9 +216,8 @@ export function createBrokerRegistry(
       await connect(entry, false);
     } catch (e) {
       if (account.platform !== 'SIM') scheduleReconnect(entry);
-      const mapped = brokerErrorToHttp(e);
-      if (mapped instanceof HttpError) throw mapped;
-      throw badGateway(
+      if (e instanceof BrokerError) throw e;
+      throw new BrokerError(
         `${account.platform} broker is unavailable: ${e instanceof Error ? e.message : String(e)}`,
       );
     }
@@ -254,12 +240,7 @@ export function createBrokerRegistry(
     sim,
     connected,
     async use(account, fn) {
-      const adapter = await connected(account);
-      try {
-        return await fn(adapter);
-      } catch (e) {
-        throw brokerErrorToHttp(e);
-      }
+      return fn(await connected(account));
     },
     state(accountId) {
       return entries.get(accountId)?.adapter.connectionState() ?? 'disconnected';

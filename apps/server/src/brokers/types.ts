@@ -181,7 +181,7 @@ export const allCapabilities = (): BrokerCapabilities => ({
 export class BrokerError extends Error {
   constructor(
     message: string,
-    readonly kind: 'unavailable' | 'rejected' | 'not_found' | 'auth' = 'unavailable',
+    readonly kind: 'unavailable' | 'rejected' | 'not_found' | 'auth' | 'invalid' = 'unavailable',
   ) {
     super(message);
     this.name = 'BrokerError';

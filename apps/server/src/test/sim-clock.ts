@@ -5,3 +5,4 @@
 export const WEDNESDAY = Date.parse('2026-01-07T10:00:00Z');
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerError, type BrokerEvent } from '../types';
 import { CTraderAdapter, type CTraderAdapterOptions } from './adapter';
-import { FakeOpenApiServer, type FakeAccount } from './fake-openapi-server';
+import { FakeOpenApiServer, type FakeAccount } from '../../testing/ctrader/fake-openapi-server';
 import { PT } from './protocol';
 import { waitFor } from '../../test/wait-for';
 

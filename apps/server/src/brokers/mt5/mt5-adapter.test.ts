@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrokerError, type BrokerEvent, type Quote } from '../types';
-import { FakeMt5Bridge } from './fake-bridge';
+import { FakeMt5Bridge } from '../../testing/mt5/fake-bridge';
 import { Mt5BridgeAdapter, type AdapterLog } from './mt5-adapter';
 import { waitFor } from '../../test/wait-for';
 

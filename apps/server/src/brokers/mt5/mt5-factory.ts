@@ -1,10 +1,10 @@
 import { MT5_MESSAGES } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
 import type { TradingAccountsTable } from '../../db/schema';
-import { badGateway, badRequest, unprocessable } from '../../lib/http-error';
+import { BrokerError } from '../types';
 import { Mt5BridgeAdapter, type Mt5Credentials } from './mt5-adapter';
 
-/** Trims the three MT5 details; any one missing is the spec's "incomplete" (400). */
+/** Trims the three MT5 details; any one missing is the spec's "incomplete" (an invalid-details error, 400). */
 export function mt5Credentials(input: {
   account_number?: string | number | null;
   password?: string | null;
@@ -16,7 +16,8 @@ export function mt5Credentials(input: {
       : String(input.account_number).trim();
   const password = input.password ?? '';
   const server = (input.broker_server ?? '').trim();
-  if (!account_number || !password.trim() || !server) throw badRequest(MT5_MESSAGES.incomplete);
+  if (!account_number || !password.trim() || !server)
+    throw new BrokerError(MT5_MESSAGES.incomplete, 'invalid');
   return { account_number, password, server };
 }
 
@@ -27,7 +28,7 @@ export function storedMt5Credentials(ctx: AppContext, account: TradingAccountsTa
     try {
       password = ctx.secrets.open(account.password_enc);
     } catch {
-      throw unprocessable(MT5_MESSAGES.passwordUnreadable);
+      throw new BrokerError(MT5_MESSAGES.passwordUnreadable, 'rejected');
     }
   }
   return mt5Credentials({
@@ -39,7 +40,7 @@ export function storedMt5Credentials(ctx: AppContext, account: TradingAccountsTa
 
 /** A bridge adapter for these details, or 502 with a clear detail when no bridge is configured. */
 export function newMt5Adapter(ctx: AppContext, credentials: Mt5Credentials): Mt5BridgeAdapter {
-  if (!ctx.config.mt5BridgeUrl) throw badGateway(MT5_MESSAGES.notConfigured);
+  if (!ctx.config.mt5BridgeUrl) throw new BrokerError(MT5_MESSAGES.notConfigured, 'unavailable');
   return new Mt5BridgeAdapter({
     url: ctx.config.mt5BridgeUrl,
     ...(ctx.config.mt5BridgeToken ? { bridgeToken: ctx.config.mt5BridgeToken } : {}),
@@ -56,6 +57,6 @@ export function createMt5Adapter({
   ctx: AppContext;
   account: TradingAccountsTable;
 }): Mt5BridgeAdapter {
-  if (!ctx.config.mt5BridgeUrl) throw badGateway(MT5_MESSAGES.notConfigured);
+  if (!ctx.config.mt5BridgeUrl) throw new BrokerError(MT5_MESSAGES.notConfigured, 'unavailable');
   return newMt5Adapter(ctx, storedMt5Credentials(ctx, account));
 }

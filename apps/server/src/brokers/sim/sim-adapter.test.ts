@@ -3,7 +3,7 @@ import { createHarness, describeEachDb, type Harness } from '../../test/harness'
 import { accountRow, demoAccountRow } from '../../test/accounts';
 import { HOUR, WEDNESDAY } from '../../test/sim-clock';
 import { waitFor } from '../../test/wait-for';
-import { HttpError } from '../../lib/http-error';
+import { knownErrorToHttp } from '../../lib/error-status';
 import { brokerRegistry, createBrokerRegistry } from '../registry';
 import type { BrokerAdapter, Quote } from '../types';
 
@@ -106,9 +106,10 @@ describeEachDb('sim broker', (target) => {
         a.placeOrder({ client_order_id: 'big', symbol: 'EURUSD', side: 'BUY', kind: 'MARKET', volume: 100 }),
       )
       .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(HttpError);
-    expect((err as HttpError).statusCode).toBe(422);
-    expect(String((err as HttpError).detail)).toMatch(/Not enough free margin/);
+    // A broker error, mapped once by the HTTP error handler: 422 for a refusal.
+    const http = knownErrorToHttp(err);
+    expect(http?.statusCode).toBe(422);
+    expect(String(http?.detail)).toMatch(/Not enough free margin/);
     // 5 lots need about 5,800 USD: the first fits, a second does not.
     await adapter.placeOrder({
       client_order_id: 'five',

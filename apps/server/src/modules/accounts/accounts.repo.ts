@@ -2,6 +2,9 @@ import type { Db } from '../../db';
 import type { TradingAccountsTable } from '../../db/schema';
 import { notFound } from '../../lib/http-error';
 
+/** The one answer for an account that is not the caller's (or does not exist): nothing tells them apart. */
+export const ACCOUNT_NOT_FOUND = 'Account not found.';
+
 /** Queries of trading accounts; every one scoped by the owning user. */
 export function accountsRepo(db: Db) {
   const byIdFor = (userId: string, id: string) =>
@@ -21,10 +24,10 @@ export function accountsRepo(db: Db) {
         .orderBy('name')
         .execute(),
     byIdFor,
-    /** The user's account, or 404 "Account not found." (another user's account answers the same). */
+    /** The one ownership check: the user's account, or 404 ACCOUNT_NOT_FOUND (another user's account answers the same). */
     async ownedOr404(userId: string, id: string): Promise<TradingAccountsTable> {
       const row = await byIdFor(userId, id);
-      if (!row) throw notFound('Account not found.');
+      if (!row) throw notFound(ACCOUNT_NOT_FOUND);
       return row;
     },
     insert: (row: TradingAccountsTable) => db.insertInto('trading_accounts').values(row).execute(),

@@ -1,3 +1,4 @@
+import { currencyDecimals } from '@tradedesk/domain';
 import {
   ACCOUNT_MESSAGES,
   type AccountCreate,
@@ -9,11 +10,10 @@ import {
 import type { AppContext } from '../../context';
 import type { TradingAccountsTable } from '../../db/schema';
 import { brokerRegistry } from '../../brokers/registry';
-import { currencyDecimals } from '../../brokers/sim/sim-adapter';
 import { openSimLedger } from '../../brokers/sim/sim-store';
 import { badRequest, notFound } from '../../lib/http-error';
 import { newId, nowIso } from '../../lib/ids';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { accountsRepo } from './accounts.repo';
 
 export const SIM_DEFAULTS = {
@@ -45,11 +45,7 @@ export function accountsService(ctx: AppContext) {
   const repo = accountsRepo(ctx.db);
   const brokers = () => brokerRegistry(ctx);
 
-  async function owned(user: AuthUser, id: string): Promise<TradingAccountsTable> {
-    const row = await repo.byIdFor(user.id, id);
-    if (!row) throw notFound();
-    return row;
-  }
+  const owned = (user: AuthUser, id: string): Promise<TradingAccountsTable> => repo.ownedOr404(user.id, id);
 
   /** A currency the simulator can price against USD (its cross rates are the only source). */
   function simCurrency(raw: string | null | undefined): string {

@@ -2,8 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CTRADER_MESSAGES } from '@tradedesk/contract';
-import { FakeOAuthServer } from '../../brokers/ctrader/fake-oauth-server';
-import { FakeOpenApiServer } from '../../brokers/ctrader/fake-openapi-server';
+import { FakeOAuthServer } from '../../testing/ctrader/fake-oauth-server';
+import { FakeOpenApiServer } from '../../testing/ctrader/fake-openapi-server';
 import { PT } from '../../brokers/ctrader/protocol';
 import { brokerRegistry } from '../../brokers/registry';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
@@ -62,6 +62,8 @@ describeEachDb('cTrader OAuth and account binding', (target) => {
         tokenUrl: oauth.tokenUrl,
       },
       logLevel: 'info',
+      // Every request written to the log (as slow), so the check below sees each one.
+      slowRequestMs: 0,
       logStream: { write: (line: string) => void logLines.push(line) },
     });
     alice = (await h.user('alice')).token;

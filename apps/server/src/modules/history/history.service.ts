@@ -22,7 +22,7 @@ import type { TradingAccountsTable } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/http-error';
 import { accountsRepo } from '../accounts/accounts.repo';
 import { money } from '../trades/trades.model';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { csvLine, csvNumber } from './history.csv';
 import { historyRepo, SORT_KEYS, type HistoryFilter, type HistoryRow, type KeyValue } from './history.repo';
 import { historySync } from './history.sync';
@@ -73,7 +73,8 @@ function toTrade(t: HistoryRow, orders: HistoryOrder[]): HistoryTrade {
     currency: t.currency,
     reason: t.reason,
     rr_ratio: t.rr_ratio,
-    trade_status: t.status,
+    // An order on its way to the broker shows as pending until the broker answered.
+    trade_status: t.status === 'submitting' ? 'pending' : t.status,
     source: t.source,
     is_external: t.source === 'external',
     closed_at: t.closed_at,
@@ -87,7 +88,8 @@ interface Range {
   toExclusive?: string;
 }
 
-function rangeOf(q: { from?: string; to?: string }): Range {
+/** The `from`/`to` query as ISO bounds (400 naming the field when one is not a date). */
+export function rangeOf(q: { from?: string; to?: string }): Range {
   const from = q.from ? parseHistoryBound(q.from) : undefined;
   const to = q.to ? parseHistoryBound(q.to) : undefined;
   if ((q.from && !from) || (q.to && !to)) {

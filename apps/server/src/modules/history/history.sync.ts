@@ -7,7 +7,7 @@ import type { TradingAccountsTable, TradesTable } from '../../db/schema';
 import { nowIso } from '../../lib/ids';
 import { dealRow, externalTrade } from '../trades/trades.model';
 import { tradesRepo } from '../trades/trades.repo';
-import { tradesService } from '../trades/trades.service';
+import { tradeSync as tradeSyncOf } from '../trade-sync/trade-sync';
 import { historyRepo } from './history.repo';
 
 /** How far before the last watermark a run reads again, for deals the broker reports late. */
@@ -51,7 +51,7 @@ function createHistorySync(ctx: AppContext) {
   const repo = historyRepo(ctx.db);
   const trades = tradesRepo(ctx.db);
   const brokers = brokerRegistry(ctx);
-  const tradeSync = tradesService(ctx).sync;
+  const tradeSync = tradeSyncOf(ctx);
   const queues = new Map<string, Promise<unknown>>();
   const closeListeners = new Map<string, { adapter: BrokerAdapter; stop: () => void }>();
   const timers = new Map<string, { timer: NodeJS.Timeout; due: number }>();

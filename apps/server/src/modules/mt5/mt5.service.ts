@@ -5,13 +5,15 @@ import {
   type Mt5ConnectResponse,
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
-import { brokerErrorToHttp, brokerRegistry } from '../../brokers/registry';
+import { ACCOUNT_NOT_FOUND } from '../accounts/accounts.repo';
+import { brokerRegistry } from '../../brokers/registry';
+import { knownErrorToHttp } from '../../lib/error-status';
 import { Mt5BridgeAdapter, type Mt5AccountInfo as AdapterAccount } from '../../brokers/mt5/mt5-adapter';
 import { mt5Credentials, newMt5Adapter, storedMt5Credentials } from '../../brokers/mt5/mt5-factory';
 import type { BrokerAdapter, ConnectionState } from '../../brokers/types';
 import type { TradingAccountsTable } from '../../db/schema';
 import { badGateway, notFound } from '../../lib/http-error';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { mt5Repo } from './mt5.repo';
 
 const toInfo = (a: AdapterAccount, accountId: string | null, state: ConnectionState): Mt5AccountInfo => ({
@@ -43,7 +45,7 @@ export function mt5Service(ctx: AppContext) {
 
   async function owned(user: AuthUser, id: string): Promise<TradingAccountsTable> {
     const row = await repo.ownedMt5(user.id, id);
-    if (!row) throw notFound();
+    if (!row) throw notFound(ACCOUNT_NOT_FOUND);
     return row;
   }
 
@@ -75,7 +77,7 @@ export function mt5Service(ctx: AppContext) {
         const info = await adapter.account();
         return { ...toInfo(info, null, 'connected'), message: MT5_MESSAGES.connected };
       } catch (e) {
-        throw brokerErrorToHttp(e);
+        throw knownErrorToHttp(e) ?? e;
       } finally {
         await adapter.disconnect();
       }

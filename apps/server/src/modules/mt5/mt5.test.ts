@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MT5_MESSAGES } from '@tradedesk/contract';
-import { FakeMt5Bridge } from '../../brokers/mt5/fake-bridge';
+import { FakeMt5Bridge } from '../../testing/mt5/fake-bridge';
 import { newId, nowIso } from '../../lib/ids';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
 import { waitFor } from '../../test/wait-for';
@@ -212,7 +212,7 @@ describeEachDb('mt5 routes', (target) => {
     ] as const) {
       const get = await account(token, accountId);
       expect(get.statusCode).toBe(404);
-      expect(get.json()).toEqual({ detail: 'Not found.' });
+      expect(get.json()).toEqual({ detail: 'Account not found.' });
       expect((await connect(token, { account_id: accountId })).statusCode).toBe(404);
     }
     expect((await h.request('GET', `/api/mt5/account/${id}`)).statusCode).toBe(401);

@@ -1,11 +1,16 @@
-import { averageTrueRange, DEFAULT_ATR_PERIOD } from '@tradedesk/domain';
+import { averageTrueRange, cleanSymbol, DEFAULT_ATR_PERIOD, roundToDigits } from '@tradedesk/domain';
+import type { AppContext } from '../../context';
+import { brokerRegistry } from '../../brokers/registry';
 import {
   BrokerError,
   TIMEFRAME_SECONDS,
   type BrokerAdapter,
+  type Candle,
   type SymbolInfo,
   type Timeframe,
 } from '../../brokers/types';
+import type { AuthUser } from '../../request-context';
+import { accountsRepo } from '../accounts/accounts.repo';
 
 /** The trade modal's timeframes (1M = one minute there) and the broker layer's own names. */
 const TIMEFRAMES: Record<string, Exclude<Timeframe, 'MN1'>> = {
@@ -32,19 +37,6 @@ export function parseTimeframe(raw: string | null | undefined): Exclude<Timefram
   return TIMEFRAMES[raw.trim().toUpperCase()] ?? null;
 }
 
-/**
- * A broker symbol cleaned the way the spec asks: upper-cased, and a broker suffix removed
- * (`EURUSD.m`, `EURUSD.pro`, `EURUSD#`, `EURUSD-ECN`, `EURUSD_i` all become `EURUSD`).
- */
-export function cleanSymbol(raw: string): string {
-  return raw
-    .trim()
-    .toUpperCase()
-    .replace(/[#+!]+$/, '')
-    .replace(/[._-][A-Z0-9]{1,8}$/, '')
-    .replace(/[#+!]+$/, '');
-}
-
 /** The symbol as the broker knows it: the cleaned name first, then the name as written. */
 export async function resolveSymbol(adapter: BrokerAdapter, raw: string): Promise<SymbolInfo> {
   const candidates = [...new Set([cleanSymbol(raw), raw.trim(), raw.trim().toUpperCase()])];
@@ -60,10 +52,16 @@ export async function resolveSymbol(adapter: BrokerAdapter, raw: string): Promis
   throw last instanceof Error ? last : new BrokerError(`Unknown symbol: ${raw}.`, 'not_found');
 }
 
-/** Candles fetched for an ATR: enough bars for a settled Wilder average even across a weekend. */
-const ATR_BARS = 120;
+/** Closed candles an ATR is computed from: enough for a settled Wilder average. */
+export const ATR_BARS = 120;
+/** Look-back windows, each twice the one before: 2 × ATR_BARS bars first, about 500 × at most. */
+const MAX_WINDOWS = 8;
 
-/** Wilder ATR(14) in price units from the account's own candles; null when there are too few. */
+/**
+ * Wilder ATR(14) in price units over the last ATR_BARS closed candles of the timeframe, however far
+ * back they lie: after a weekend or a holiday the window keeps stepping back until it has them.
+ * Null when the broker has too few candles at all.
+ */
 export async function atrOf(
   adapter: BrokerAdapter,
   symbol: string,
@@ -72,9 +70,43 @@ export async function atrOf(
   period = DEFAULT_ATR_PERIOD,
 ): Promise<number | null> {
   const span = TIMEFRAME_SECONDS[timeframe] * 1000;
-  // Weekends and session breaks leave gaps: ask for a window three times the bars needed.
-  const candles = await adapter.candles(symbol, timeframe, nowMs - span * ATR_BARS * 3, nowMs);
-  const closed = candles.filter((c) => c.time + span <= nowMs).slice(-ATR_BARS);
-  const v = averageTrueRange(closed, period);
+  let closed: Candle[] = [];
+  let to = nowMs;
+  for (let i = 0; i < MAX_WINDOWS && closed.length < ATR_BARS; i++) {
+    const from = to - span * ATR_BARS * 2 ** (i + 1);
+    const batch = await adapter.candles(symbol, timeframe, from, to);
+    // Windows do not overlap: [from, to), and only bars that have closed by now.
+    closed = [...batch.filter((c) => c.time >= from && c.time < to && c.time + span <= nowMs), ...closed];
+    to = from;
+  }
+  closed.sort((a, b) => a.time - b.time);
+  const v = averageTrueRange(closed.slice(-ATR_BARS), period);
   return v === null || !Number.isFinite(v) ? null : v;
+}
+
+/** ATR for the Place a Trade modal; null on any failure (unknown symbol or timeframe, broker down). */
+export async function atrFor(
+  ctx: AppContext,
+  user: AuthUser,
+  rawSymbol: string,
+  rawTimeframe: string,
+  accountId?: string,
+): Promise<number | null> {
+  const accounts = accountsRepo(ctx.db);
+  const account = accountId
+    ? await accounts.ownedOr404(user.id, accountId)
+    : (await accounts.listFor(user.id)).find((a) => a.platform === 'SIM');
+  const timeframe = parseTimeframe(rawTimeframe);
+  if (!account || !timeframe) return null;
+  try {
+    const brokers = brokerRegistry(ctx);
+    const adapter = await brokers.connected(account);
+    const symbol = await resolveSymbol(adapter, rawSymbol);
+    const nowMs = account.platform === 'SIM' ? brokers.sim.now() : Date.now();
+    const v = await atrOf(adapter, symbol.symbol, timeframe, nowMs);
+    return v === null ? null : roundToDigits(v, Math.min(15, symbol.digits + 3));
+  } catch (err) {
+    ctx.log.info({ err, symbol: rawSymbol, timeframe: rawTimeframe }, 'ATR unavailable');
+    return null;
+  }
 }

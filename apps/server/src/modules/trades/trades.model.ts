@@ -85,8 +85,13 @@ export function dealRow(
   };
 }
 
-/** Money lost if the stop of an open trade is hit now, from its stored one-R figures (0 when the stop locks in profit). */
+/**
+ * Money lost if the stop of an open trade is hit now, from its stored one-R figures (0 when the stop
+ * locks in profit); an order not filled yet counts its planned risk.
+ */
 export function openRisk(t: TradesTable): number {
+  if ((t.status === 'submitting' || t.status === 'pending') && t.initial_risk_minor !== null)
+    return money(t.initial_risk_minor, t.currency)!;
   if (
     t.stop_loss === null ||
     t.entry_price === null ||

@@ -3,7 +3,8 @@ import type { Db } from '../../db';
 import type { Database } from '../../db/schema';
 import type { TradeDealsTable, TradesTable } from '../../db/schema';
 
-const LIVE = ['pending', 'open'] as const;
+/** Trades the sync keeps in step with the broker: a submitting row may already have a position. */
+const LIVE = ['submitting', 'pending', 'open'] as const;
 
 /** Queries of trades and their deals; every read a route makes is scoped by the owning user. */
 export function tradesRepo(db: Db | Transaction<Database>) {
@@ -86,6 +87,20 @@ export function tradesRepo(db: Db | Transaction<Database>) {
         .values(row)
         .onConflict((oc) => oc.columns(['account_id', 'broker_deal_id']).doNothing())
         .execute(),
+    /** Profit + commission + swap of every deal of the account since an instant, in minor units. */
+    dealMoneySince: async (userId: string, accountId: string, sinceIso: string): Promise<number> => {
+      const rows = await db
+        .selectFrom('trade_deals')
+        .select(['profit_minor', 'commission_minor', 'swap_minor'])
+        .where('user_id', '=', userId)
+        .where('account_id', '=', accountId)
+        .where('filled_at', '>=', sinceIso)
+        .execute();
+      return rows.reduce(
+        (s, d) => s + Number(d.profit_minor) + Number(d.commission_minor) + Number(d.swap_minor),
+        0,
+      );
+    },
     dealsOf: (tradeId: string) =>
       db.selectFrom('trade_deals').selectAll().where('trade_id', '=', tradeId).orderBy('filled_at').execute(),
 
@@ -96,8 +111,23 @@ export function tradesRepo(db: Db | Transaction<Database>) {
         .where('user_id', '=', userId)
         .where('idempotency_key', '=', key)
         .executeTakeFirst(),
+    /** Claims an Idempotency-Key for a body before the request runs; a key already claimed stays as it is. */
+    claimRequest: (userId: string, key: string, bodyHash: string) =>
+      db
+        .insertInto('trade_requests')
+        .values({
+          user_id: userId,
+          idempotency_key: key,
+          status: 'pending',
+          status_code: null,
+          response: null,
+          created_at: new Date().toISOString(),
+          body_hash: bodyHash,
+        })
+        .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
+        .execute(),
     /** Stores the first answer to an Idempotency-Key; a later one for the same key is ignored. */
-    saveRequest: (userId: string, key: string, statusCode: number, response: string) =>
+    saveRequest: (userId: string, key: string, statusCode: number, response: string, bodyHash: string) =>
       db
         .insertInto('trade_requests')
         .values({
@@ -107,8 +137,14 @@ export function tradesRepo(db: Db | Transaction<Database>) {
           status_code: statusCode,
           response,
           created_at: new Date().toISOString(),
+          body_hash: bodyHash,
         })
-        .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
+        .onConflict((oc) =>
+          oc
+            .columns(['user_id', 'idempotency_key'])
+            .doUpdateSet({ status: 'done', status_code: statusCode, response })
+            .where('trade_requests.status', '=', 'pending'),
+        )
         .execute(),
     byClientOrderIdFor: (userId: string, clientOrderId: string) =>
       db

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  accountParam,
   errorBody,
+  indicatorParams,
   indicatorResponse,
   openPositionsResponse,
   partialCloseRequest,
@@ -14,10 +16,10 @@ import {
   uuidParam,
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
-import { tradesService } from './trades.service';
+import { executeIdempotent } from './idempotency';
+import { atrFor } from './indicator';
+import { positionsService } from './positions.service';
 
-const accountParam = z.object({ account: z.string().min(1).max(64) });
-const indicatorParams = z.object({ symbol: z.string().min(1).max(40), timeframe: z.string().min(1).max(10) });
 const indicatorQuery = z.object({ account_id: z.string().max(64).optional() });
 const idempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1).max(200).optional() });
 
@@ -25,12 +27,8 @@ const errors = { 400: errorBody, 404: errorBody, 409: errorBody, 422: errorBody,
 
 export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const service = tradesService(ctx);
+  const positions = positionsService(ctx);
   const tags = ['trades'];
-  // Trades placed before a restart keep being synced and their targets managed.
-  app.addHook('onReady', () => {
-    void service.sync.resume();
-  });
 
   r.post(
     '/api/trades/execute/',
@@ -39,21 +37,23 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
         tags,
         description:
           'Places a trade sized from risk. stop_loss_distance and take_profit_distance are in price units. ' +
-          'The server recomputes the lot size and refuses (422) a lot_size that differs by more than one volume step ' +
-          'or 2 %; risk rules are checked first (422 naming the rule). An Idempotency-Key header makes a retry return the first answer.',
+          'The server plans the trade itself (domain planTrade) and places its own lot size; a lot_size above it, ' +
+          'or more than one volume step below it, is refused (422), and so is a minimum volume that risks more than ' +
+          'asked unless allow_min_volume is true. Risk rules are checked first (422 naming the rule). ' +
+          'An Idempotency-Key header makes a retry with the same body return the first answer; another body is 422.',
         body: tradeExecuteRequest,
         headers: idempotencyHeaders,
         response: { 200: tradeExecuteResponse, ...errors },
       },
     },
-    (request) => service.execute(request.user, request.body, request.headers['idempotency-key']),
+    (request) => executeIdempotent(ctx, request.user, request.body, request.headers['idempotency-key']),
   );
 
   r.get(
     '/api/trades/open-positions/:account/',
     { schema: { tags, params: accountParam, response: { 200: openPositionsResponse, ...errors } } },
     async (request, reply) => {
-      const body = await service.openPositions(request.user, request.params.account);
+      const body = await positions.openPositions(request.user, request.params.account);
       // Already serialized (and cached per account for one tick).
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
@@ -62,7 +62,7 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
   r.delete(
     '/api/trades/close/:id/',
     { schema: { tags, params: uuidParam, response: { 200: tradeActionResponse, ...errors } } },
-    (request) => service.close(request.user, request.params.id),
+    (request) => positions.close(request.user, request.params.id),
   );
 
   r.post(
@@ -75,13 +75,13 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
         response: { 200: tradeActionResponse, ...errors },
       },
     },
-    (request) => service.partialClose(request.user, request.params.id, request.body?.volume_to_close),
+    (request) => positions.partialClose(request.user, request.params.id, request.body?.volume_to_close),
   );
 
   r.post(
     '/api/trades/update-sl/',
     { schema: { tags, body: updateSlRequest, response: { 200: tradeActionResponse, ...errors } } },
-    (request) => service.updateStopLoss(request.user, request.body),
+    (request) => positions.updateStopLoss(request.user, request.body),
   );
 
   r.put(
@@ -94,7 +94,7 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
         response: { 200: tradeActionResponse, ...errors },
       },
     },
-    (request) => service.updateTakeProfit(request.user, request.params.id, request.body?.take_profit),
+    (request) => positions.updateTakeProfit(request.user, request.params.id, request.body?.take_profit),
   );
 
   r.get(
@@ -108,7 +108,8 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
       },
     },
     async (request) => ({
-      value: await service.atr(
+      value: await atrFor(
+        ctx,
         request.user,
         request.params.symbol,
         request.params.timeframe,

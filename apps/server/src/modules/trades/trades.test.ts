@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { averageTrueRange } from '@tradedesk/domain';
 import type { OpenPosition, TradeExecuteRequest } from '@tradedesk/contract';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
-import { clientLots, newTrader, type Trader } from '../../test/traders';
+import { clientLots, newTrader, type Trader, setRiskRules } from '../../test/traders';
 import { HOUR, WEDNESDAY } from '../../test/sim-clock';
 import { waitFor } from '../../test/wait-for';
 import { brokerRegistry } from '../../brokers/registry';
@@ -77,24 +77,7 @@ describeEachDb('trades API', (target) => {
     throw new Error('the price does not move that far');
   }
 
-  async function setRules(t: Trader, rules: Record<string, unknown>) {
-    const res = await h.request('PUT', `/api/risk/settings/${t.accountId}/`, {
-      token: t.token,
-      body: {
-        max_daily_loss: null,
-        risk_percent: 0.5,
-        max_trade_risk: null,
-        max_open_positions: null,
-        enforce_cooldowns: false,
-        consecutive_loss_limit: 3,
-        cooldown_period: '01:00:00',
-        max_lot_size: null,
-        max_open_trades_same_symbol: null,
-        ...rules,
-      },
-    });
-    expect(res.statusCode).toBe(200);
-  }
+  const setRules = (t: Trader, rules: Record<string, unknown>) => setRiskRules(h, t, rules);
 
   it('executes a market trade sized from risk and shows it in open positions with a live P/L', async () => {
     clock = WEDNESDAY + 5 * 60_000;
@@ -196,13 +179,25 @@ describeEachDb('trades API', (target) => {
     expect(second.json()).toEqual(first.json());
     expect(third.json()).toEqual(first.json());
     expect(await positions(t)).toHaveLength(1);
-    // A refusal is an answer too: replayed, even when the request would now pass.
+    // A refusal is an answer too: replayed for the same body.
     const bad = { ...b, lot_size: 3 };
     const refused = await execute(t, bad, { 'idempotency-key': 'retry-2' });
     expect(refused.statusCode).toBe(422);
-    const again = await execute(t, b, { 'idempotency-key': 'retry-2' });
+    const again = await execute(t, bad, { 'idempotency-key': 'retry-2' });
     expect(again.statusCode).toBe(422);
     expect(again.json()).toEqual(refused.json());
+    // The key is bound to its body: another body under a used key is refused, never the first answer.
+    const keyReuse =
+      'This Idempotency-Key was already used with a different request body; send a new key for a new trade.';
+    for (const [key, other] of [
+      ['retry-2', b],
+      ['retry-1', { ...b, direction: 'SELL' as const }],
+    ] as const) {
+      const reused = await execute(t, other, { 'idempotency-key': key });
+      expect(reused.statusCode).toBe(422);
+      expect(reused.json()).toEqual({ detail: keyReuse });
+    }
+    expect(await positions(t)).toHaveLength(1);
     // The key belongs to its user: another trader's same key is a new request.
     const other = await trader();
     const theirs = await execute(other, await body(other), headers);
@@ -210,25 +205,34 @@ describeEachDb('trades API', (target) => {
     expect(theirs.json().trade_id).not.toBe(first.json().trade_id);
   });
 
-  it('refuses a lot size that disagrees with the risk beyond rounding (422), and accepts one step off', async () => {
+  it('risk is a ceiling: refuses a lot above the plan, or more than a step below it; places its own lot', async () => {
     clock = WEDNESDAY + 2 * HOUR;
     const t = await trader();
     const b = await body(t);
-    const res = await execute(t, { ...b, lot_size: 0.5 });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().detail).toMatch(
-      /lot_size 0.5 does not match the risk: 0.5% of equity 10000.00 USD .* is 0.25 lots on EURUSD/,
-    );
+    expect(b.lot_size).toBe(0.25);
+    for (const lot of [0.5, 0.26, 0.23]) {
+      const res = await execute(t, { ...b, lot_size: lot });
+      expect(res.statusCode, String(lot)).toBe(422);
+      expect(res.json().detail).toMatch(
+        new RegExp(
+          `^lot_size ${lot} is (above the plan|more than one volume step \\(0.01\\) below the plan): 0.5% of equity 10000.00 USD with the stop 0.002 away \\(20 pips\\) allows 0.25 lots on EURUSD`,
+        ),
+      );
+    }
     expect(await positions(t)).toEqual([]);
-    expect((await execute(t, { ...b, lot_size: 0.26 })).statusCode).toBe(200);
+    // One step below is accepted; the server places its own 0.25.
+    expect((await execute(t, { ...b, lot_size: 0.24 })).statusCode).toBe(200);
+    expect((await positions(t)).map((p) => p.lot_size)).toEqual([0.25]);
   });
 
-  it('refuses by max_lot_size with the numbers', async () => {
+  it('refuses a lot above max_lot_size naming the cap', async () => {
     const t = await trader();
     await setRules(t, { max_lot_size: 0.1 });
-    const res = await execute(t, await body(t));
+    const res = await execute(t, { ...(await body(t)), lot_size: 0.25 });
     expect(res.statusCode).toBe(422);
-    expect(res.json().detail).toBe('max_lot_size: this order is 0.25 lots, above the 0.10 lot limit.');
+    expect(res.json().detail).toMatch(
+      /^lot_size 0.25 is above the plan: .* allows 0.10 lots on EURUSD \(Volume capped at the account's max_lot_size of 0.10 lots \(risk would allow 0.25\)\.\)/,
+    );
   });
 
   it('refuses by max_trade_risk with the numbers', async () => {
@@ -264,7 +268,7 @@ describeEachDb('trades API', (target) => {
     const res = await execute(t, await body(t, { risk_percent: 0.6, symbol: 'GBPUSD' }));
     expect(res.statusCode).toBe(422);
     expect(res.json().detail).toMatch(
-      /^max_daily_loss: realised loss today 0.00 USD \+ open risk 6\d.\d\d USD \+ this trade 5\d.\d\d USD = 1\d\d.\d\d USD, above the 1.00% limit of 99.\d\d USD \(of 99\d\d.\d\d USD balance at the start of the day\)\.$/,
+      /^max_daily_loss: realised loss today \d.\d\d USD \+ open risk 6\d.\d\d USD \+ this trade 5\d.\d\d USD = 1\d\d.\d\d USD, above the 1.00% limit of 100.00 USD \(of 10000.00 USD balance at the start of the day\)\.$/,
     );
   });
 

@@ -11,7 +11,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../app/notify';
 import { IconPlus } from '@tabler/icons-react';
 import { errorMessage } from '../../app/errors';
 import { LivePricesPanel } from '../market/LivePricesPanel';
@@ -30,7 +30,9 @@ export function ManageAccountsPage() {
 
   return (
     <Stack gap="lg">
-      <Title order={2}>Manage Accounts</Title>
+      <Title order={1} size="h2">
+        Manage Accounts
+      </Title>
       {accounts.isError ? (
         <Alert
           color="red"

@@ -88,7 +88,9 @@ export function SelectCTraderAccountPage() {
   const accounts = useMemo(() => parseCTraderAccounts(raw), [raw]);
   return (
     <Stack gap="md" maw={720}>
-      <Title order={2}>Select a cTrader Account</Title>
+      <Title order={1} size="h2">
+        Select a cTrader Account
+      </Title>
       <Text c="dimmed">Choose the cTrader account this app should trade with.</Text>
       <CTraderAccountPicker accounts={accounts} />
       <Anchor component={Link} to="/accounts" size="sm">

@@ -86,7 +86,7 @@ export interface AccountUpdateInput {
 export const updateAccount = (id: string, body: AccountUpdateInput) =>
   api.put(`/accounts/${id}/`, body, { schema: tradingAccount });
 
-export const deleteAccount = (id: string) => api.delete(`/accounts/delete/${id}/`);
+export const deleteAccount = (id: string) => api.delete(`/accounts/delete/${id}/`, { schema: z.null() });
 
 /** MT5 connects with the details stored on the account. */
 /** The MT5 details stored on the account (`GET /accounts/{id}/mt5/`; never the password). */

@@ -8,7 +8,9 @@ export function SelectAccountForHistoryPage() {
   const accounts = useAccounts();
   return (
     <Stack gap="md">
-      <Title order={2}>Trade History</Title>
+      <Title order={1} size="h2">
+        Trade History
+      </Title>
       <Text c="dimmed">Choose an account to review its trades.</Text>
       {accounts.isLoading ? (
         <Loader />

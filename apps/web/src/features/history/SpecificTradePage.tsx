@@ -16,7 +16,9 @@ export function SpecificTradePage() {
   const trade = useHistoryTrade(id || undefined);
   return (
     <Stack gap="md">
-      <Title order={2}>Specific Trade History</Title>
+      <Title order={1} size="h2">
+        Specific Trade History
+      </Title>
       {tradeId === undefined ? (
         <Text c="dimmed">{SPECIFIC_TRADE_TEXT.noId}</Text>
       ) : !id ? (

@@ -1,3 +1,4 @@
+import '@mantine/charts/styles.css';
 import { memo } from 'react';
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { AreaChart } from '@mantine/charts';

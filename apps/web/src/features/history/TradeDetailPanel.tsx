@@ -20,6 +20,8 @@ import { JournalTradeModal } from '../journal/JournalTradeModal';
 import { useTradeJournals } from '../journal/journal.api';
 import { fmtLots, fmtNumber, fmtPrice, fmtText, fmtTime, NA, pnlColor } from './format';
 import { ImageOverlay } from './ImageOverlay';
+import { SnapshotStatus } from '../snapshots/SnapshotStatus';
+import { usePendingSnapshots, type PendingSnapshot } from '../snapshots/snapshotConfigs.api';
 
 export const HISTORY_TEXT = {
   noOrders: 'No order history available for this trade.',
@@ -139,9 +141,14 @@ function OrderHistory({ orders }: { orders: OrderRow[] }) {
 function JournalCard({
   j,
   onOpenImage,
+  snapshots,
+  onSnapshotsDone,
 }: {
   j: JournalEntry;
   onOpenImage: (src: string, alt: string) => void;
+  /** Snapshot tasks of this entry asked in this session: "generating" until their images arrive. */
+  snapshots: PendingSnapshot[];
+  onSnapshotsDone: () => void;
 }) {
   return (
     <Card withBorder padding="sm" aria-label={`Journal entry ${j.action}`}>
@@ -164,6 +171,9 @@ function JournalCard({
             {fmtText(j.details)}
           </Text>
         </Field>
+        {snapshots.map((p) => (
+          <SnapshotStatus key={p.taskId} taskId={p.taskId} onDone={onSnapshotsDone} />
+        ))}
         {j.attachments.length > 0 && (
           <Group gap="xs">
             {j.attachments.map((a, i) => {
@@ -187,11 +197,12 @@ function JournalCard({
 
 function TradeJournals({ tradeId, symbol }: { tradeId: string; symbol: string }) {
   const journals = useTradeJournals(tradeId);
+  const pending = usePendingSnapshots(tradeId);
   const [open, setOpen] = useState(false);
   const [adding, setAdding] = useState(false);
   const [image, setImage] = useState<{ src: string; alt: string } | null>(null);
-  const list = journals.data ?? [];
-  const count = journals.isSuccess ? ` (${list.length})` : '';
+  const list = journals.data?.entries ?? [];
+  const count = journals.isSuccess ? ` (${list.length}${journals.data.more ? '+' : ''})` : '';
   return (
     <>
       <Section title={`Trade Journals${count}`} open={open} onToggle={() => setOpen((o) => !o)}>
@@ -208,10 +219,26 @@ function TradeJournals({ tradeId, symbol }: { tradeId: string; symbol: string })
             </Text>
           ) : (
             list.map((j) => (
-              <JournalCard key={j.id} j={j} onOpenImage={(src, alt) => setImage({ src, alt })} />
+              <JournalCard
+                key={j.id}
+                j={j}
+                onOpenImage={(src, alt) => setImage({ src, alt })}
+                snapshots={pending.filter((p) => p.journalId === j.id)}
+                onSnapshotsDone={() => void journals.refetch()}
+              />
             ))
           )}
           <Group>
+            {journals.hasNextPage && (
+              <Button
+                size="xs"
+                variant="default"
+                loading={journals.isFetchingNextPage}
+                onClick={() => void journals.fetchNextPage()}
+              >
+                Show older entries
+              </Button>
+            )}
             <Button
               size="xs"
               variant="light"

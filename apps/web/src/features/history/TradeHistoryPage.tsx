@@ -13,7 +13,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../app/notify';
 import { IconChevronDown, IconChevronRight, IconDownload } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useNavigate, useParams } from 'react-router';
@@ -228,7 +228,9 @@ export function TradeHistoryPage() {
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Title order={2}>Trade History</Title>
+        <Title order={1} size="h2">
+          Trade History
+        </Title>
         <Select
           label="Account"
           w={260}

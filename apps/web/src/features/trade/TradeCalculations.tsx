@@ -7,9 +7,11 @@ import { formatLots } from './trades.api';
 export function TradeCalculations({
   result,
   currency,
+  freeMargin = null,
 }: {
   result: ReturnType<typeof computePlan>;
   currency: string;
+  freeMargin?: number | null;
 }) {
   const money = (v: number) => `${v.toFixed(currencyDecimals(currency || 'USD'))} ${currency}`;
   return (
@@ -22,7 +24,7 @@ export function TradeCalculations({
           {result.message}
         </Text>
       ) : (
-        <PlanFigures plan={result.plan} entry={result.entry} money={money} />
+        <PlanFigures plan={result.plan} entry={result.entry} money={money} freeMargin={freeMargin} />
       )}
     </Card>
   );
@@ -45,10 +47,12 @@ function PlanFigures({
   plan,
   entry,
   money,
+  freeMargin,
 }: {
   plan: TradePlan;
   entry: number;
   money: (v: number) => string;
+  freeMargin: number | null;
 }) {
   const p5 = (v: number) => v.toFixed(5);
   return (
@@ -75,7 +79,16 @@ function PlanFigures({
           testId="calc-reward"
         />
         <Figure label="RR Ratio" value={plan.rrRatio.toFixed(2)} />
+        {plan.margin !== null && <Figure label="Margin" value={money(plan.margin)} testId="calc-margin" />}
+        {freeMargin !== null && (
+          <Figure label="Free Margin" value={money(freeMargin)} testId="calc-free-margin" />
+        )}
       </SimpleGrid>
+      {plan.marginFits === false && (
+        <Badge color="red" variant="light" style={{ textTransform: 'none' }}>
+          The margin this trade needs is above the free margin.
+        </Badge>
+      )}
       {plan.targets && (
         <Stack gap={2}>
           {plan.targets.map((t) => (

@@ -5,7 +5,7 @@ import { ApiError } from '../../app/errors';
 import { executeFailureMessage } from './trades.api';
 import {
   computePlan,
-  conversionSymbol,
+  conversionSymbols,
   defaultStopDistance,
   rowsFromTargets,
   targetsFromRows,
@@ -70,7 +70,7 @@ const ctx: PlanContext = {
   accountCurrency: 'USD',
   maxLotSize: null,
   atr: null,
-  conversion: null,
+  conversion: [],
 };
 
 describe('computePlan: the trade calculations panel', () => {
@@ -132,32 +132,66 @@ describe('computePlan: the trade calculations panel', () => {
   });
 
   it('EURJPY on a USD account converts through USDJPY: 50 USD over 20 pips (0.20 JPY × 100000 = 20000 JPY = 133.33 USD per lot) → 0.37', () => {
-    expect(conversionSymbol(EURJPY, 'USD', SIM_SYMBOLS)).toBe('USDJPY');
+    expect(conversionSymbols(EURJPY, 'USD', SIM_SYMBOLS)).toEqual(['USDJPY']);
     const eurjpyCtx: PlanContext = {
       ...ctx,
       info: EURJPY,
       bid: 176.0,
       ask: 176.02,
-      conversion: { symbol: 'USDJPY', mid: null },
+      conversion: [{ symbol: 'USDJPY', mid: null }],
     };
     const f = { ...form, symbol: 'EURJPY', slDistance: 20 };
     expect(computePlan(f, eurjpyCtx)).toMatchObject({ ok: false, waiting: true });
-    const r = computePlan(f, { ...eurjpyCtx, conversion: { symbol: 'USDJPY', mid: 150 } });
+    const r = computePlan(f, { ...eurjpyCtx, conversion: [{ symbol: 'USDJPY', mid: 150 }] });
     expect(r.ok && r.plan.volume).toBe(0.37);
   });
 
   it('needs no second price when the quote or base currency is the account currency', () => {
-    expect(conversionSymbol(BTC, 'USD', SIM_SYMBOLS)).toBeNull();
-    expect(conversionSymbol({ base_currency: 'USD', quote_currency: 'JPY' }, 'USD', SIM_SYMBOLS)).toBeNull();
-    expect(conversionSymbol({ base_currency: 'XAU', quote_currency: 'USD' }, 'EUR', SIM_SYMBOLS)).toBe(
-      'EURUSD',
+    expect(conversionSymbols(BTC, 'USD', SIM_SYMBOLS)).toEqual([]);
+    expect(conversionSymbols({ base_currency: 'USD', quote_currency: 'JPY' }, 'USD', SIM_SYMBOLS)).toEqual(
+      [],
     );
+    expect(conversionSymbols({ base_currency: 'XAU', quote_currency: 'USD' }, 'EUR', SIM_SYMBOLS)).toEqual([
+      'EURUSD',
+    ]);
   });
 
   it('converts only through a symbol the account trades, in either direction', () => {
-    expect(conversionSymbol(EURJPY, 'USD', ['EURJPY', 'JPYUSD'])).toBe('JPYUSD');
-    expect(conversionSymbol(EURJPY, 'USD', ['EURJPY', 'EURUSD'])).toBeNull();
-    expect(conversionSymbol(EURJPY, 'USD', [])).toBeNull();
+    expect(conversionSymbols(EURJPY, 'USD', ['EURJPY', 'JPYUSD'])).toEqual(['JPYUSD']);
+    expect(conversionSymbols(EURJPY, 'USD', ['EURJPY', 'EURUSD'])).toEqual([]);
+    expect(conversionSymbols(EURJPY, 'USD', [])).toEqual([]);
+  });
+
+  it('USDCAD and USDCHF on EUR, GBP and JPY accounts convert through USD: the modal watches the other leg', () => {
+    const usdcad: SymbolInfoBody = {
+      ...EURJPY,
+      symbol: 'USDCAD',
+      digits: 5,
+      pip_size: 0.0001,
+      base_currency: 'USD',
+      quote_currency: 'CAD',
+    };
+    const tradable = ['EURUSD', 'GBPUSD', 'USDJPY', 'USDCAD', 'USDCHF'];
+    expect(conversionSymbols(usdcad, 'EUR', tradable)).toEqual(['EURUSD']);
+    expect(conversionSymbols({ base_currency: 'USD', quote_currency: 'CHF' }, 'GBP', tradable)).toEqual([
+      'GBPUSD',
+    ]);
+    expect(conversionSymbols(usdcad, 'JPY', tradable)).toEqual(['USDJPY']);
+    // USDCAD 1.40, EURUSD 1.10 on a EUR account: 1 CAD = 1/1.40 USD = 1/(1.40 × 1.10) EUR.
+    const c: PlanContext = {
+      ...ctx,
+      info: usdcad,
+      bid: 1.39995,
+      ask: 1.40005,
+      accountCurrency: 'EUR',
+      conversion: [{ symbol: 'EURUSD', mid: null }],
+    };
+    const f = { ...form, symbol: 'USDCAD', slDistance: 20 };
+    expect(computePlan(f, c)).toMatchObject({ ok: false, waiting: true });
+    const r = computePlan(f, { ...c, conversion: [{ symbol: 'EURUSD', mid: 1.1 }] });
+    if (!r.ok) throw new Error(r.message);
+    // 50 EUR ÷ (0.0020 × 100000 ÷ 1.54 EUR per lot) = 50 ÷ 129.87 = 0.385 → 0.38 lots.
+    expect(r.plan.volume).toBe(0.38);
   });
 
   it('multi TP: the default plan is two 50 % targets at 1.5R and 3R; 0.12 lots split 0.06 / 0.06', () => {

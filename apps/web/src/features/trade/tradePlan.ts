@@ -1,8 +1,9 @@
 import {
+  conversionPairsToWatch,
+  roundToDigits,
   DEFAULT_ATR_MULTIPLIER,
   planTrade,
-  priceMoveValue,
-  rateTable,
+  quoteToAccountRate,
   TradeValidationError,
   ConversionError,
   type StopLossMode,
@@ -10,8 +11,11 @@ import {
   type TargetSpec,
   type TradePlan,
 } from '@tradedesk/domain';
-import type { SymbolInfoBody } from '@tradedesk/contract';
-import type { Direction, TradeRequest } from './trades.api';
+import type { SymbolInfoBody, TradeExecuteRequest } from '@tradedesk/contract';
+
+/** Pure: no React, no fetch, so the server's tests run the very same code the modal runs. */
+type Direction = 'BUY' | 'SELL';
+type TradeRequest = TradeExecuteRequest;
 
 export const TRADE_TIMEFRAMES = ['1M', '5M', '15M', '1H', '4H', '1D'] as const;
 export const DEFAULT_TIMEFRAME = '15M';
@@ -55,7 +59,7 @@ export function rowsFromTargets(targets: readonly TargetSpec[]): TargetRow[] {
   return [...targets]
     .sort((a, b) => a.rank - b.rank)
     .map((t) => ({
-      share: Math.round(t.share * 10000) / 100,
+      share: roundToDigits(t.share * 100, 2),
       tp_type: t.tp_type,
       value:
         t.tp_type === 'RR'
@@ -110,27 +114,26 @@ export interface PlanContext {
   accountCurrency: string | undefined;
   maxLotSize: number | null | undefined;
   atr: number | null | undefined;
-  /** Mid price of the pair that converts the quote currency, when the symbol's own price is not enough. */
-  conversion: { symbol: string; mid: number | null } | null;
+  /** Mid prices of the pairs that convert the quote currency (`conversionSymbols`), null until priced. */
+  conversion: Array<{ symbol: string; mid: number | null }>;
+  /** The account's leverage and free margin, for the margin the trade needs. */
+  leverage?: number | null;
+  freeMargin?: number | null;
 }
 
 /**
- * The symbol whose price converts the symbol's quote currency into the account currency, when the
- * symbol's own price cannot (EURJPY on a USD account needs USDJPY; XAUUSD on a EUR account needs EURUSD).
- * Only a symbol the account trades (`tradable`, its broker's symbol list) can be watched for that.
+ * The symbols whose prices convert the symbol's quote currency into the account currency, when the
+ * symbol's own price cannot: the direct pair, else the legs of the cross through USD (USDCAD on a EUR
+ * account needs EURUSD; EURJPY on a GBP account needs GBPJPY, or GBPUSD and USDJPY). Only symbols the
+ * account trades (`tradable`, its broker's symbol list) can be watched for that.
  */
-export function conversionSymbol(
+export function conversionSymbols(
   info: Pick<SymbolInfoBody, 'base_currency' | 'quote_currency'> | undefined,
   accountCurrency: string | undefined,
   tradable: readonly string[],
-): string | null {
-  if (!info || !accountCurrency) return null;
-  const quote = info.quote_currency.toUpperCase();
-  const acc = accountCurrency.toUpperCase();
-  if (quote === acc || info.base_currency.toUpperCase() === acc) return null;
-  const known = new Set(tradable);
-  for (const s of [`${acc}${quote}`, `${quote}${acc}`]) if (known.has(s)) return s;
-  return null;
+): string[] {
+  if (!info || !accountCurrency) return [];
+  return conversionPairsToWatch(info, accountCurrency, tradable);
 }
 
 export type PlanResult =
@@ -172,17 +175,15 @@ export function computePlan(form: TradeForm, ctx: PlanContext): PlanResult {
 
   const mid = ctx.bid !== null && ctx.ask !== null ? (ctx.bid + ctx.ask) / 2 : (entry ?? undefined);
   const quotes: Record<string, number> = {};
-  if (ctx.conversion?.mid) quotes[ctx.conversion.symbol] = ctx.conversion.mid;
+  for (const c of ctx.conversion) if (c.mid) quotes[c.symbol] = c.mid;
   let rate: number;
   try {
-    rate = priceMoveValue(info, ctx.accountCurrency, rateTable(quotes), mid);
+    rate = quoteToAccountRate(info, ctx.accountCurrency, quotes, mid);
   } catch (e) {
-    if (e instanceof ConversionError)
-      return {
-        ok: false,
-        waiting: !!ctx.conversion,
-        message: ctx.conversion ? 'Waiting for a conversion rate…' : e.message,
-      };
+    if (e instanceof ConversionError) {
+      const waiting = ctx.conversion.some((c) => !c.mid);
+      return { ok: false, waiting, message: waiting ? 'Waiting for a conversion rate…' : e.message };
+    }
     throw e;
   }
 
@@ -191,7 +192,13 @@ export function computePlan(form: TradeForm, ctx: PlanContext): PlanResult {
       side: form.direction,
       entry,
       symbol: info,
-      account: { equity: ctx.equity, currency: ctx.accountCurrency, max_lot_size: ctx.maxLotSize ?? null },
+      account: {
+        equity: ctx.equity,
+        currency: ctx.accountCurrency,
+        max_lot_size: ctx.maxLotSize ?? null,
+        leverage: ctx.leverage ?? null,
+        free_margin: ctx.freeMargin ?? null,
+      },
       riskPercent: risk,
       quoteToAccountRate: rate,
       stopLoss,
@@ -209,8 +216,11 @@ export function computePlan(form: TradeForm, ctx: PlanContext): PlanResult {
   }
 }
 
-/** The spec's trade request from the form and its plan (distances in price units, see the contract). */
-export function tradeRequest(form: TradeForm, plan: TradePlan): TradeRequest {
+/**
+ * The spec's trade request from the form and its plan (distances in price units, see the contract).
+ * `allowMinVolume` only once the trader confirmed that the minimum volume risks more than asked.
+ */
+export function tradeRequest(form: TradeForm, plan: TradePlan, allowMinVolume = false): TradeRequest {
   const single = form.profitMode === 'single' ? plan.takeProfit : null;
   return {
     account_id: form.accountId,
@@ -233,5 +243,6 @@ export function tradeRequest(form: TradeForm, plan: TradePlan): TradeRequest {
     ...(form.profitMode === 'multi'
       ? { partial_profit: true, targets: targetsFromRows(form.targets) }
       : { partial_profit: false }),
+    ...(allowMinVolume && plan.lot.exceedsRequestedRisk ? { allow_min_volume: true } : {}),
   };
 }

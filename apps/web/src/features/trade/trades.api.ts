@@ -1,6 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
+import { cleanSymbol } from '@tradedesk/domain';
 import {
+  indicatorResponse,
   openPositionsResponse,
+  tradeActionResponse,
+  tradeExecuteResponse,
   TRADE_MESSAGES,
   type OpenPosition,
   type TradeExecuteRequest,
@@ -33,10 +37,6 @@ export type SlUpdateType = 'specific_price' | 'breakeven' | 'distance_pips' | 'd
 
 export const openPositionsKey = (accountId: string) => ['open-positions', accountId] as const;
 
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
 export async function fetchOpenPositions(accountId: string): Promise<OpenPosition[]> {
   const data = await api.get(`/trades/open-positions/${encodeURIComponent(accountId)}/`, {
     schema: openPositionsResponse,
@@ -56,33 +56,34 @@ export function useOpenPositions(accountId: string | null) {
 }
 
 export const executeTrade = (body: TradeRequest, idempotencyKey: string) =>
-  api.post<{ trade_id?: string | null; message?: string }>('/trades/execute/', body, {
+  api.post('/trades/execute/', body, {
+    schema: tradeExecuteResponse,
     headers: { 'Idempotency-Key': idempotencyKey },
   });
 
-export const closeTrade = (id: string) => api.delete(`/trades/close/${encodeURIComponent(id)}/`);
+export const closeTrade = (id: string) =>
+  api.delete(`/trades/close/${encodeURIComponent(id)}/`, { schema: tradeActionResponse });
 
 export const partialClose = (id: string, volume: number) =>
-  api.post(`/trades/${encodeURIComponent(id)}/partial-close/`, { volume_to_close: volume });
+  api.post(
+    `/trades/${encodeURIComponent(id)}/partial-close/`,
+    { volume_to_close: volume },
+    { schema: tradeActionResponse },
+  );
 
 export const updateStopLoss = (body: {
   trade_id: string;
   sl_update_type: SlUpdateType;
   value?: number;
   specific_price?: number;
-}) => api.post('/trades/update-sl/', body);
+}) => api.post('/trades/update-sl/', body, { schema: tradeActionResponse });
 
 export const updateTakeProfit = (id: string, takeProfit: number) =>
-  api.put(`/trades/update-tp/${encodeURIComponent(id)}/`, { take_profit: takeProfit });
-
-/** Suffixes such as `.m`, `#` or `-ecn` removed, as the spec's ATR call does. */
-export function cleanSymbol(symbol: string): string {
-  return symbol
-    .trim()
-    .toUpperCase()
-    .replace(/[.#_-].*$/, '')
-    .replace(/[^A-Z0-9]/g, '');
-}
+  api.put(
+    `/trades/update-tp/${encodeURIComponent(id)}/`,
+    { take_profit: takeProfit },
+    { schema: tradeActionResponse },
+  );
 
 /** ATR of the symbol on the timeframe, in price units; null when the server could not compute it. */
 export function useAtr(accountId: string | null, symbol: string | null, timeframe: string, enabled: boolean) {
@@ -91,11 +92,10 @@ export function useAtr(accountId: string | null, symbol: string | null, timefram
     queryFn: async () => {
       const sym = encodeURIComponent(cleanSymbol(symbol!));
       const q = accountId ? `?account_id=${encodeURIComponent(accountId)}` : '';
-      const data = await api.get<{ value?: unknown }>(
-        `/get_indicator/${sym}/${encodeURIComponent(timeframe)}/ATR${q}`,
-      );
-      const v = num(data?.value);
-      return v !== null && v > 0 ? v : null;
+      const data = await api.get(`/get_indicator/${sym}/${encodeURIComponent(timeframe)}/ATR${q}`, {
+        schema: indicatorResponse,
+      });
+      return data.value !== null && data.value > 0 ? data.value : null;
     },
     enabled: enabled && !!symbol,
     staleTime: 60_000,

@@ -12,7 +12,7 @@ import {
   num,
   type OpenApiFrame,
   type ProtoDeal,
-} from './protocol';
+} from '../../brokers/ctrader/protocol';
 
 /**
  * A small cTrader Open API server for the test suite, speaking the JSON port's messages over

@@ -30,7 +30,7 @@ import {
   type WirePosition,
   type WireSymbol,
   type WireTick,
-} from './protocol';
+} from '../../brokers/mt5/protocol';
 
 export interface FakeAccountSpec {
   login: number;
