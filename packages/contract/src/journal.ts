@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common';
 
 export const JOURNAL_MESSAGES = {
   reasonRequired: 'Please enter a reason before submitting the journal.',
@@ -11,18 +12,18 @@ export const JOURNAL_MESSAGES = {
 
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 
-const text = z.string().max(5000).nullable().optional();
+const journalText = text().max(5000).nullable().optional();
 
 /** Fields are loose so that the service answers with the spec's own messages. */
 export const journalCreate = z.object({
-  trade: z.string().min(1).max(64),
-  action: text,
-  trade_timeframe: text,
-  reason: text,
-  details: text,
-  strategy_tag: text,
-  emotional_state: text,
-  market_condition: text,
+  trade: text().min(1).max(64),
+  action: journalText,
+  trade_timeframe: journalText,
+  reason: journalText,
+  details: journalText,
+  strategy_tag: journalText,
+  emotional_state: journalText,
+  market_condition: journalText,
 });
 export type JournalCreate = z.infer<typeof journalCreate>;
 
@@ -52,4 +53,26 @@ export const journalEntry = z.object({
 });
 export type JournalEntry = z.infer<typeof journalEntry>;
 
-export const journalListQuery = z.object({ trade: z.string().max(64).optional() });
+export const JOURNAL_PAGE = { default: 50, max: 200 } as const;
+
+/**
+ * Newest first, a page at a time: pass `cursor=<next_cursor>` (with the same `trade`) for the next
+ * page; `next_cursor` is null on the last one. Cursors are opaque, as in the trade history.
+ */
+export const journalListQuery = z.object({
+  trade: text().max(64).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(JOURNAL_PAGE.max, `Ensure this value is at most ${JOURNAL_PAGE.max}.`)
+    .optional(),
+  cursor: text().max(500).optional(),
+});
+export type JournalListQuery = z.infer<typeof journalListQuery>;
+
+export const journalPage = z.object({ results: z.array(journalEntry), next_cursor: z.string().nullable() });
+export type JournalPage = z.infer<typeof journalPage>;
+
+export const JOURNAL_CURSOR_MESSAGE =
+  'This cursor is not valid for this list; start again from the first page.';

@@ -19,10 +19,23 @@ export function journalRepo(db: Db) {
         .where('id', '=', id)
         .executeTakeFirst(),
     insertJournal: (row: TradeJournalsTable) => db.insertInto('trade_journals').values(row).execute(),
-    journalsFor: (userId: string, tradeId: string | undefined) => {
+    /** One keyset page, newest first (ties by id): `limit` rows after the row `after` names. */
+    journalsFor: (
+      userId: string,
+      tradeId: string | undefined,
+      limit: number,
+      after?: { created_at: string; id: string },
+    ) => {
       let q = db.selectFrom('trade_journals').selectAll().where('user_id', '=', userId);
       if (tradeId) q = q.where('trade_id', '=', tradeId);
-      return q.orderBy('created_at', 'desc').orderBy('id').limit(500).execute();
+      if (after)
+        q = q.where((eb) =>
+          eb.or([
+            eb('created_at', '<', after.created_at),
+            eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)]),
+          ]),
+        );
+      return q.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
     },
     attachmentsOf: (userId: string, journalIds: string[]) =>
       journalIds.length === 0
@@ -33,6 +46,15 @@ export function journalRepo(db: Db) {
             .where('user_id', '=', userId)
             .where('journal_id', 'in', journalIds)
             .orderBy('created_at')
+            .execute(),
+    attachmentsByIds: (userId: string, ids: string[]) =>
+      ids.length === 0
+        ? Promise.resolve([] as JournalAttachmentsTable[])
+        : db
+            .selectFrom('journal_attachments')
+            .selectAll()
+            .where('user_id', '=', userId)
+            .where('id', 'in', ids)
             .execute(),
     insertAttachment: (row: JournalAttachmentsTable) =>
       db.insertInto('journal_attachments').values(row).execute(),

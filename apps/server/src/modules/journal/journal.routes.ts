@@ -10,6 +10,7 @@ import {
   journalCreate,
   journalEntry,
   journalListQuery,
+  journalPage,
   uuidParam,
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
@@ -42,15 +43,16 @@ export function registerJournalRoutes(app: FastifyInstance, ctx: AppContext): vo
       schema: {
         tags,
         querystring: journalListQuery,
-        response: { 200: z.array(journalEntry), 404: errorBody },
+        response: { 200: journalPage, 400: errorBody, 404: errorBody },
       },
     },
-    (request) => service.list(request.user, request.query.trade || undefined),
+    (request) => service.list(request.user, request.query),
   );
 
   r.post(
     '/api/trade_journal/attachments/',
     {
+      logLevel: 'warn',
       schema: {
         tags,
         description: `multipart/form-data with "journal" (id) and "files" (one image: PNG, JPEG, WebP or GIF, at most ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB).`,
@@ -90,6 +92,8 @@ export function registerJournalRoutes(app: FastifyInstance, ctx: AppContext): vo
     {
       // Public at the auth hook: <img> tags cannot send a bearer token, so a signed ?token= works too.
       config: { public: true },
+      // Like the price WebSocket: only warnings and errors, never a line per image.
+      logLevel: 'warn',
       schema: { tags, params: uuidParam, querystring: z.object({ token: z.string().max(200).optional() }) },
     },
     async (request, reply) => {

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
 import { WEDNESDAY } from '../../test/sim-clock';
-import { newTrader } from '../../test/traders';
+import { newTrader, openEurusdTrade } from '../../test/traders';
 
 /** A 1×1 PNG and the first bytes of the other accepted formats. */
 const PNG = Buffer.from(
@@ -44,29 +44,30 @@ function multipart(fields: Record<string, string>, file?: { name: string; type: 
 describeEachDb('trade journals and attachments', (target) => {
   let h: Harness;
   let n = 0;
+  // Every request logged (slow from 0 ms, debug level) so that the check below sees all of them.
+  const logLines: string[] = [];
   beforeAll(async () => {
-    h = await createHarness(target, { simNow: () => WEDNESDAY });
+    h = await createHarness(target, {
+      simNow: () => WEDNESDAY,
+      logLevel: 'debug',
+      slowRequestMs: 0,
+      logStream: { write: (line: string) => void logLines.push(line) },
+    });
   });
   afterAll(() => h.close());
 
+  afterAll(() => {
+    // Signed file links are credentials for an hour: they never reach the log (docs/security.md).
+    const fileLines = logLines.filter((l) => l.includes('/attachments/'));
+    expect(fileLines.length).toBeGreaterThan(0);
+    expect(fileLines.every((l) => /"level":(40|50)/.test(l))).toBe(true);
+    expect(logLines.filter((l) => l.includes('token='))).toEqual([]);
+  });
+
   /** A trader with one executed trade on the Demo account. */
   async function traderWithTrade() {
-    const { token, accountId } = await newTrader(h, `journaler${++n}`);
-    const res = await h.request('POST', '/api/trades/execute/', {
-      token,
-      body: {
-        account_id: accountId,
-        symbol: 'EURUSD',
-        lot_size: 0.25,
-        direction: 'BUY',
-        order_type: 'MARKET',
-        risk_percent: 0.5,
-        stop_loss_distance: 0.002,
-        rr_ratio: 2,
-      },
-    });
-    expect(res.statusCode).toBe(200);
-    return { token, tradeId: res.json().trade_id as string };
+    const t = await newTrader(h, `journaler${++n}`);
+    return { token: t.token, tradeId: await openEurusdTrade(h, t) };
   }
 
   const upload = (
@@ -121,10 +122,14 @@ describeEachDb('trade journals and attachments', (target) => {
       expect(r.statusCode, name).toBe(201);
       expect(r.json().content_type).toBe(type);
     }
+    // Only the server's user can read the stored files (docs/security.md).
+    const folder = path.join(h.dataDir, 'attachments');
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    for (const f of readdirSync(folder)) expect(statSync(path.join(folder, f)).mode & 0o777, f).toBe(0o600);
 
     const list = await h.request('GET', `/api/trade_journal/journals/?trade=${tradeId}`, { token });
     expect(list.statusCode).toBe(200);
-    const [entry] = list.json();
+    const [entry] = list.json().results;
     expect(entry).toMatchObject({ id: journal.id, created_at: journal.created_at });
     expect(entry.attachments).toHaveLength(4);
     const file = entry.attachments[0].file as string;
@@ -191,7 +196,7 @@ describeEachDb('trade journals and attachments', (target) => {
     const none = await upload(token, { journal: journal.id });
     expect(none.statusCode).toBe(400);
     const list = (await h.request('GET', `/api/trade_journal/journals/?trade=${tradeId}`, { token })).json();
-    expect(list[0].attachments).toEqual([]);
+    expect(list.results[0].attachments).toEqual([]);
   });
 
   it("answers 404 for another user's trade, journal or attachment", async () => {
@@ -238,5 +243,44 @@ describeEachDb('trade journals and attachments', (target) => {
         .statusCode,
     ).toBe(404);
     expect(existsSync(path.join(h.dataDir, 'attachments'))).toBe(true);
+  });
+
+  it('pages through more journals than one page holds, newest first, with a cursor', async () => {
+    const { token, tradeId } = await traderWithTrade();
+    const total = 7;
+    for (let i = 0; i < total; i++) {
+      const res = await h.request('POST', '/api/trade_journal/journals/', {
+        token,
+        body: { trade: tradeId, reason: `note ${i}` },
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const url: string = `/api/trade_journal/journals/?trade=${tradeId}&limit=3${cursor ? `&cursor=${cursor}` : ''}`;
+      const page: { results: Array<{ id: string }>; next_cursor: string | null } = (
+        await h.request('GET', url, { token })
+      ).json();
+      expect(page.results.length).toBeLessThanOrEqual(3);
+      seen.push(...page.results.map((j: { id: string }) => j.id));
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(new Set(seen).size).toBe(total);
+    const all = (
+      await h.request('GET', `/api/trade_journal/journals/?trade=${tradeId}&limit=200`, { token })
+    ).json();
+    expect(all.results.map((j: { id: string }) => j.id)).toEqual(seen);
+    expect(all.next_cursor).toBeNull();
+
+    const bad = await h.request('GET', `/api/trade_journal/journals/?cursor=not-a-cursor`, { token });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().detail)).toEqual(['cursor']);
+    expect((await h.request('GET', `/api/trade_journal/journals/?limit=201`, { token })).statusCode).toBe(
+      400,
+    );
   });
 });

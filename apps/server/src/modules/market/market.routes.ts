@@ -1,18 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
-import { z } from 'zod';
-import { errorBody, symbolInfo, symbolList, WS_CLOSE } from '@tradedesk/contract';
+import {
+  accountParam,
+  accountSymbolParams,
+  errorBody,
+  symbolInfo,
+  symbolList,
+  WS_CLOSE,
+} from '@tradedesk/contract';
 import type { AppContext } from '../../context';
-import { brokerErrorToHttp, brokerRegistry } from '../../brokers/registry';
+import { brokerRegistry } from '../../brokers/registry';
+import { knownErrorToHttp } from '../../lib/error-status';
 import { BrokerError, type BrokerAdapter, type SymbolInfo } from '../../brokers/types';
 import { HttpError, notFound } from '../../lib/http-error';
 import { priceHub } from '../../market/price-hub';
 import { accountsService } from '../accounts/accounts.service';
-import type { AuthUser } from '../auth/tokens';
-
-const accountParams = z.object({ account: z.string().min(1).max(64) });
-const symbolParams = z.object({ account: z.string().min(1).max(64), symbol: z.string().min(1).max(40) });
+import type { AuthUser } from '../../request-context';
 
 /** Symbols are matched as written, then upper-cased (`eurusd` finds `EURUSD`). */
 async function findSymbol(adapter: BrokerAdapter, symbol: string): Promise<SymbolInfo> {
@@ -41,7 +45,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     {
       schema: {
         tags: ['trades'],
-        params: accountParams,
+        params: accountParam,
         response: { 200: symbolList, 404: errorBody, 502: errorBody },
       },
     },
@@ -57,7 +61,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
     {
       schema: {
         tags: ['trades'],
-        params: symbolParams,
+        params: accountSymbolParams,
         response: { 200: symbolInfo, 404: errorBody, 502: errorBody },
       },
     },
@@ -113,7 +117,7 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
             socket,
           );
         } catch (e) {
-          const mapped = brokerErrorToHttp(e);
+          const mapped = knownErrorToHttp(e);
           if (mapped instanceof HttpError && mapped.statusCode === 404) {
             return close(
               WS_CLOSE.notFound,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WS_CLOSE } from '@tradedesk/contract';
-import { FakeMt5Bridge } from '../../brokers/mt5/fake-bridge';
+import { FakeMt5Bridge } from '../../testing/mt5/fake-bridge';
 import { createSimMarket } from '../../brokers/sim/market';
 import type { SimMarket } from '../../brokers/sim/market-types';
 import { priceHub } from '../../market/price-hub';

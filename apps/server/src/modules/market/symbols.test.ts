@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FakeMt5Bridge } from '../../brokers/mt5/fake-bridge';
+import { FakeMt5Bridge } from '../../testing/mt5/fake-bridge';
 import { SIM_SYMBOLS } from '../../brokers/sim/symbols';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
 

@@ -14,12 +14,14 @@ import {
   Textarea,
   TextInput,
   Title,
+  useComputedColorScheme,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../app/notify';
 import { IconPhoto } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { JOURNAL_MESSAGES } from '@tradedesk/contract';
 import { errorMessage } from '../../app/errors';
+import { addPendingSnapshot } from '../snapshots/snapshotConfigs.api';
 import {
   addSymbol,
   createJournal,
@@ -81,6 +83,7 @@ function JournalForm({ tradeId, symbol, defaultAction, onClose, onSubmitted }: J
   const [busy, setBusy] = useState(false);
 
   const configs = useSnapshotConfigs(true);
+  const colorScheme = useComputedColorScheme('light');
   const [configId, setConfigId] = useState<string | null>(null);
   const initialSymbols = symbol ? addSymbol(DEFAULT_SNAPSHOT_SYMBOLS, symbol) : DEFAULT_SNAPSHOT_SYMBOLS;
   const [symbols, setSymbols] = useState<string[]>(initialSymbols);
@@ -134,17 +137,20 @@ function JournalForm({ tradeId, symbol, defaultAction, onClose, onSubmitted }: J
       }
     }
     if (configId && snapSymbol) {
-      const detail = await requestSnapshot(configId, {
+      const asked = await requestSnapshot({
+        config_id: configId,
         symbol: snapSymbol,
         timeframes,
         journal_entry_id: journalId,
+        theme: colorScheme,
       });
-      if (detail)
+      if ('error' in asked)
         notifications.show({
           color: 'yellow',
-          message: JOURNAL_TEXT.snapshotFailed(detail),
+          message: JOURNAL_TEXT.snapshotFailed(asked.error),
           autoClose: 10_000,
         });
+      else addPendingSnapshot(qc, tradeId, { taskId: asked.taskId, journalId });
     }
     await qc.invalidateQueries({ queryKey: journalsKey(tradeId) });
     setBusy(false);
@@ -161,11 +167,10 @@ function JournalForm({ tradeId, symbol, defaultAction, onClose, onSubmitted }: J
     onClose();
   }
 
-  const configOptions = (configs.data?.configs ?? []).map((c) => ({
+  const configOptions = (configs.data ?? []).map((c) => ({
     value: c.id,
     label: c.is_global ? `[Global] ${c.name}` : c.name,
   }));
-  const snapshotsUnavailable = configs.data && !configs.data.available;
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
@@ -230,14 +235,9 @@ function JournalForm({ tradeId, symbol, defaultAction, onClose, onSubmitted }: J
 
         <Divider />
         <Title order={5}>Automated Snapshot</Title>
-        {snapshotsUnavailable ? (
-          <Text size="sm" c="dimmed">
-            No snapshot templates yet: automated chart snapshots arrive with a later update. Attach images
-            above in the meantime.
-          </Text>
-        ) : configs.isError ? (
+        {configs.isError ? (
           <Text size="sm" c="red">
-            {errorMessage(configs.error, 'Failed to fetch chart snapshot configuration')}
+            {errorMessage(configs.error, JOURNAL_TEXT.configsFailed)}
           </Text>
         ) : null}
         <Select

@@ -1,12 +1,25 @@
-import { useQuery } from '@tanstack/react-query';
-import { journalEntry, type JournalCreate, type JournalEntry } from '@tradedesk/contract';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import {
+  journalAttachment,
+  journalEntry,
+  journalPage,
+  MAX_SNAPSHOT_TIMEFRAMES,
+  SNAPSHOT_MESSAGES,
+  snapshotRequestAccepted,
+  snapshotConfig,
+  type JournalCreate,
+  type JournalEntry,
+} from '@tradedesk/contract';
 import { z } from 'zod';
 import { api } from '../../app/api';
-import { ApiError, serverMessage } from '../../app/errors';
+import { errorMessage } from '../../app/errors';
+
+const snapshotConfigChoice = snapshotConfig.pick({ id: true, name: true, is_global: true });
 
 export const JOURNAL_TEXT = {
   fetchFailed: 'Failed to fetch journal entries for trade',
-  snapshotsUnavailable: 'chart snapshots are not available yet',
+  snapshotRequestFailed: 'Failed to request chart snapshot generation',
+  configsFailed: 'Failed to fetch chart snapshot configuration',
   snapshotFailed: (detail: string) => `Auto snapshot failed: ${detail}. Please attach manually if needed.`,
 } as const;
 
@@ -24,31 +37,14 @@ export const DEFAULT_JOURNAL_ACTION = 'Opened Position';
 export const JOURNAL_TIMEFRAMES = ['1M', '5M', '15M', '1H', '4H', '1D', '1W'] as const;
 export const DEFAULT_JOURNAL_TIMEFRAME = '1H';
 
-/** Automated snapshot constants (spec section 9). */
-export const SNAPSHOT_TIMEFRAMES = [
-  '1m',
-  '3m',
-  '5m',
-  '15m',
-  '30m',
-  '1h',
-  '2h',
-  '4h',
-  '1D',
-  '1W',
-  '1M',
-] as const;
-export const DEFAULT_SNAPSHOT_TIMEFRAMES = ['5m', '15m', '1h', '4h', '1D'];
-export const DEFAULT_SNAPSHOT_SYMBOLS = ['USDJPY', 'AUDUSD', 'EURUSD', 'GBPUSD', 'XAUUSD', 'US100'];
-export const MAX_SNAPSHOT_TIMEFRAMES = 5;
-
-export const SNAPSHOT_MESSAGES = {
-  symbolRequired: 'Symbol is required for automated snapshot when a configuration is selected.',
-  timeframeRequired: 'At least one timeframe must be selected for automated snapshot.',
-  tooManyTimeframes: 'No more than 5 timeframes can be selected for automated snapshot.',
-  maxHint: 'Maximum 5 timeframes selected.',
-  noneHint: 'Please select at least one timeframe.',
-} as const;
+/** Automated snapshot constants (spec sections 5 and 9) live in the contract, shared with the server. */
+export {
+  DEFAULT_SNAPSHOT_SYMBOLS,
+  DEFAULT_SNAPSHOT_TIMEFRAMES,
+  MAX_SNAPSHOT_TIMEFRAMES,
+  SNAPSHOT_MESSAGES,
+  SNAPSHOT_TIMEFRAMES,
+} from '@tradedesk/contract';
 
 /** A new snapshot symbol joins the list only when non-empty and not already there (spec section 5). */
 export function addSymbol(list: readonly string[], raw: string): string[] {
@@ -72,26 +68,34 @@ export function snapshotError(
 
 export const journalsKey = (tradeId: string) => ['journals', tradeId] as const;
 
+/** A trade's journals, newest first, one page at a time (`fetchNextPage` while `hasNextPage`). */
 export function useTradeJournals(tradeId: string | null | undefined) {
-  return useQuery<JournalEntry[]>({
+  return useInfiniteQuery({
     queryKey: journalsKey(tradeId ?? ''),
-    queryFn: () =>
-      api.get(`/trade_journal/journals/?trade=${encodeURIComponent(tradeId!)}`, {
-        schema: z.array(journalEntry),
-      }),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      api.get(
+        `/trade_journal/journals/?trade=${encodeURIComponent(tradeId!)}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+        { schema: journalPage },
+      ),
+    getNextPageParam: (last) => last.next_cursor,
+    select: (data): { entries: JournalEntry[]; more: boolean } => ({
+      entries: data.pages.flatMap((p) => p.results),
+      more: data.pages.at(-1)?.next_cursor != null,
+    }),
     enabled: !!tradeId,
   });
 }
 
 export const createJournal = (body: JournalCreate) =>
-  api.post<{ id: string }>('/trade_journal/journals/', body);
+  api.post('/trade_journal/journals/', body, { schema: journalEntry });
 
 /** One call per file (spec section 7). */
 export function uploadAttachment(journalId: string, file: File) {
   const form = new FormData();
   form.append('journal', journalId);
   form.append('files', file, file.name);
-  return api.post('/trade_journal/attachments/', form);
+  return api.post('/trade_journal/attachments/', form, { schema: journalAttachment });
 }
 
 export interface SnapshotConfigChoice {
@@ -100,32 +104,11 @@ export interface SnapshotConfigChoice {
   is_global: boolean;
 }
 
-/**
- * Snapshot templates, or `available: false` when the server has no chart-snapshot endpoint yet
- * (the select then offers nothing and the modal explains why).
- */
+/** The templates the user may snapshot with: their own and the global ones. */
 export function useSnapshotConfigs(enabled: boolean) {
-  return useQuery<{ available: boolean; configs: SnapshotConfigChoice[] }>({
+  return useQuery<SnapshotConfigChoice[]>({
     queryKey: ['chart-snapshot-configs', 'choices'],
-    queryFn: async () => {
-      try {
-        const data = await api.get<unknown>('/chart-snapshots/configs/');
-        const list = Array.isArray(data)
-          ? data
-          : data && typeof data === 'object' && Array.isArray((data as { results?: unknown }).results)
-            ? (data as { results: unknown[] }).results
-            : [];
-        const configs = list
-          .filter((c): c is Record<string, unknown> => !!c && typeof c === 'object')
-          .filter((c) => c.id !== undefined && typeof c.name === 'string')
-          .map((c) => ({ id: String(c.id), name: String(c.name), is_global: c.is_global === true }));
-        return { available: true, configs };
-      } catch (e) {
-        if (e instanceof ApiError && (e.status === 404 || e.status === 405))
-          return { available: false, configs: [] };
-        throw e;
-      }
-    },
+    queryFn: () => api.get('/chart-snapshots/configs/', { schema: z.array(snapshotConfigChoice) }),
     enabled,
     staleTime: 60_000,
     retry: false,
@@ -133,28 +116,21 @@ export function useSnapshotConfigs(enabled: boolean) {
 }
 
 /**
- * Ask the server to render the snapshots for a journal entry. Resolves to null on success, else the
- * honest reason: the server's detail, or that snapshots are not available yet when there is no endpoint.
+ * Ask the server to draw the snapshots of a journal entry. It answers at once with a task id; the
+ * charts are attached to the entry when the task completes. Resolves to the task id, or the honest
+ * reason it could not be asked: the server's detail, else the spec's fallback text.
  */
-export async function requestSnapshot(
-  configId: string,
-  body: { symbol: string; timeframes: string[]; journal_entry_id: string },
-): Promise<string | null> {
+export async function requestSnapshot(body: {
+  config_id: string;
+  symbol: string;
+  timeframes: string[];
+  journal_entry_id: string;
+  theme: 'light' | 'dark';
+}): Promise<{ taskId: string } | { error: string }> {
   try {
-    await api.post(`/chart-snapshots/configs/${encodeURIComponent(configId)}/execute/`, body);
-    return null;
+    const res = await api.post('/chart-snapshots/request/', body, { schema: snapshotRequestAccepted });
+    return { taskId: res.task_id };
   } catch (e) {
-    if (e instanceof ApiError) {
-      const detail =
-        e.body && typeof e.body === 'object' && 'detail' in (e.body as object)
-          ? serverMessage(e.body)
-          : undefined;
-      // The server's generic answer for a route it does not have: snapshots are not built yet.
-      const noRoute = (e.status === 404 && (!detail || detail === 'Not found.')) || e.status === 405;
-      if (noRoute) return JOURNAL_TEXT.snapshotsUnavailable;
-      if (detail) return detail;
-      return serverMessage(e.body) ?? `the server answered ${e.status}`;
-    }
-    return e instanceof Error ? e.message : String(e);
+    return { error: errorMessage(e, JOURNAL_TEXT.snapshotRequestFailed) };
   }
 }

@@ -1,0 +1,36 @@
+/**
+ * Average True Range over a candle series (Wilder; TradingView `ta.atr`), the same definition as
+ * `averageTrueRange` in ../atr.ts: TR of the first bar = high − low, then
+ * TRᵢ = max(highᵢ, closeᵢ₋₁) − min(lowᵢ, closeᵢ₋₁); ATR = Wilder's RMA of TR seeded by the mean of
+ * the first `period` TRs, so the first value is at index `period − 1`.
+ */
+import type { CandleSeries } from '../candles/series';
+import { DEFAULT_ATR_PERIOD } from '../atr';
+import { assertPeriod } from './validate';
+
+/** True range of one bar given the previous close. */
+export function trueRange(high: number, low: number, prevClose: number): number {
+  return (high > prevClose ? high : prevClose) - (low < prevClose ? low : prevClose);
+}
+
+export function atr(series: CandleSeries, period = DEFAULT_ATR_PERIOD): Float64Array {
+  assertPeriod('ATR period', period);
+  const { high, low, close } = series;
+  const n = close.length;
+  const out = new Float64Array(n).fill(NaN, 0, period - 1);
+  const inverse = 1 / period;
+  const keep = period - 1;
+  let value = 0;
+  for (let i = 0; i < n; i++) {
+    const tr = i === 0 ? high[0]! - low[0]! : trueRange(high[i]!, low[i]!, close[i - 1]!);
+    if (i < period) {
+      value += tr;
+      if (i < period - 1) continue;
+      value *= inverse;
+    } else {
+      value = (value * keep + tr) * inverse;
+    }
+    out[i] = value;
+  }
+  return out;
+}
