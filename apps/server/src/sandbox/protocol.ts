@@ -1,0 +1,49 @@
+/** Messages between the server and the strategy sandbox process (IPC, advanced serialization). */
+import type { BacktestBars, BacktestResult, BacktestSettings, BacktestSymbol } from '@tradedesk/domain';
+
+export interface SandboxBars extends BacktestBars {
+  volume: Float64Array;
+}
+
+export interface RunRequest {
+  type: 'run';
+  code: string;
+  paramsJson: string;
+  bars: SandboxBars;
+  symbol: BacktestSymbol;
+  settings: BacktestSettings;
+}
+
+/** First message to a new sandbox: the interpreter snapshot to restore, when the server has one. */
+export interface InitMessage {
+  type: 'init';
+  snapshot?: Uint8Array;
+}
+
+export type WorkerMessage =
+  | { type: 'snapshot'; bytes: Uint8Array }
+  | { type: 'ready'; startupMs: number; isolation: SandboxIsolation }
+  | { type: 'progress'; fraction: number }
+  | { type: 'done'; result: BacktestResult; output: string; runMs: number; phases: RunPhases }
+  | { type: 'failed'; message: string; output: string };
+
+/** What the sandbox process reports about its own permissions (checked by the escape suite). */
+export interface SandboxIsolation {
+  permission: boolean;
+  fsWrite: boolean;
+  childProcess: boolean;
+  worker: boolean;
+  envKeys: number;
+}
+
+/** Where a run's time went, in ms. */
+export interface RunPhases {
+  loadMs: number;
+  indicatorsMs: number;
+  dataMs: number;
+  /** The vectorised signals() call alone (0 for per-bar strategies). */
+  signalsMs: number;
+  strategyAndEngineMs: number;
+  /** CPU time the sandbox process used for the run (user + system): the figure a loaded machine does not distort. */
+  cpuMs: number;
+}

@@ -1,0 +1,351 @@
+# Strategy runtime inside the sandbox: import guard, the `tradedesk` helper module and the drivers that
+# the trusted engine calls. Loaded once per sandbox process, before any strategy code.
+import sys
+import types
+import importlib.abc
+import traceback
+
+BLOCKED = {
+    "js", "pyodide", "pyodide_js", "_pyodide", "_pyodide_core", "micropip", "ctypes", "_ctypes",
+    "socket", "_socket", "ssl", "_ssl", "select", "selectors", "subprocess", "_posixsubprocess",
+    "multiprocessing", "_multiprocessing", "urllib.request", "http.client", "ftplib",
+    "smtplib", "webbrowser", "pyodide_http",
+}
+
+
+class _Guard(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name in BLOCKED or name.split(".")[0] in BLOCKED:
+            raise ImportError(f"module '{name}' is not available in the strategy sandbox")
+        return None
+
+
+for _name in list(sys.modules):
+    if _name in BLOCKED or _name.split(".")[0] in BLOCKED:
+        del sys.modules[_name]
+sys.meta_path.insert(0, _Guard())
+
+
+def _no_process(*args, **kwargs):
+    raise PermissionError("starting processes is not available in the strategy sandbox")
+
+
+import os as _os
+
+for _name in ("system", "popen", "fork", "forkpty", "execv", "execve", "execl", "execle", "execlp", "execvp",
+              "execvpe", "spawnl", "spawnle", "spawnv", "spawnve", "posix_spawn", "posix_spawnp", "kill"):
+    if hasattr(_os, _name):
+        setattr(_os, _name, _no_process)
+
+# ---- tradedesk: helpers for strategies (documented in docs/strategies.md) ----
+td = types.ModuleType("tradedesk")
+
+
+def crossover(a, b):
+    """Per-bar flags (bytes of 0/1): 1 at i when a crosses above b (a[i-1] <= b[i-1] and a[i] > b[i];
+    0 where either is NaN). Built with map() so the loop runs in C, not bytecode."""
+    from itertools import islice
+    from operator import and_, gt, le
+
+    if len(a) == 0:
+        return b""
+    above = map(gt, islice(a, 1, None), islice(b, 1, None))
+    was_below = map(le, a, b)
+    return b"\x00" + bytes(map(and_, above, was_below))
+
+
+def crossunder(a, b):
+    """Per-bar flags: 1 at i when a crosses below b."""
+    return crossover(b, a)
+
+
+def crossed_above(a, b, i):
+    """Per-bar form of crossover at index i."""
+    return i > 0 and a[i - 1] <= b[i - 1] and a[i] > b[i]
+
+
+def crossed_below(a, b, i):
+    return i > 0 and a[i - 1] >= b[i - 1] and a[i] < b[i]
+
+
+def rolling(values, window, fn):
+    """fn over each trailing window of `window` values; None until the window is full."""
+    n = len(values)
+    out = [None] * n
+    for i in range(window - 1, n):
+        out[i] = fn(values[i - window + 1 : i + 1])
+    return out
+
+
+def _extreme(values, window, better):
+    # Monotonic deque: O(n) rolling max/min.
+    from collections import deque
+
+    n = len(values)
+    out = [None] * n
+    q = deque()
+    for i in range(n):
+        v = values[i]
+        while q and not better(values[q[-1]], v):
+            q.pop()
+        q.append(i)
+        if q[0] <= i - window:
+            q.popleft()
+        if i >= window - 1:
+            out[i] = values[q[0]]
+    return out
+
+
+def highest(values, window):
+    """Rolling highest of the last `window` values (including the current one)."""
+    return _extreme(values, window, lambda kept, new: kept > new)
+
+
+def lowest(values, window):
+    """Rolling lowest of the last `window` values (including the current one)."""
+    return _extreme(values, window, lambda kept, new: kept < new)
+
+
+td.crossover = crossover
+td.crossunder = crossunder
+td.crossed_above = crossed_above
+td.crossed_below = crossed_below
+td.rolling = rolling
+td.highest = highest
+td.lowest = lowest
+sys.modules["tradedesk"] = td
+
+
+class Data:
+    """Bars as read-only sequences (memoryviews over the engine's Float64Arrays) plus indicators."""
+
+    def __init__(self, cols, ind):
+        self.time = cols["time"]
+        self.open = cols["open"]
+        self.high = cols["high"]
+        self.low = cols["low"]
+        self.close = cols["close"]
+        self.volume = cols["volume"]
+        self.ind = ind
+
+    def __len__(self):
+        return len(self.close)
+
+    def __getattr__(self, name):
+        # data.ema(21) -> the indicator requested as "ema(21)".
+        def get(*args):
+            key = f"{name}({','.join(str(a) for a in args)})"
+            if key not in self.ind:
+                raise KeyError(f"indicator {key} was not requested: add it to INDICATORS or indicators(params)")
+            return self.ind[key]
+
+        return get
+
+
+class Position:
+    __slots__ = ("side", "entry_price", "volume", "sl", "tp", "entry_index")
+
+    def __init__(self, side, entry_price, volume, sl, tp, entry_index):
+        self.side, self.entry_price, self.volume = side, entry_price, volume
+        self.sl, self.tp, self.entry_index = sl, tp, entry_index
+
+
+class Context:
+    def __init__(self, params, data):
+        self.params = params
+        self.data = data
+        self.position = None
+        self.balance = 0.0
+        self.orders = []
+        self.state = {}
+
+    def buy(self, sl=None, tp=None, tp_r=None, sl_distance=None, limit=None, stop=None, risk=None):
+        self._order(1, sl, tp, tp_r, sl_distance, limit, stop, risk)
+
+    def sell(self, sl=None, tp=None, tp_r=None, sl_distance=None, limit=None, stop=None, risk=None):
+        self._order(-1, sl, tp, tp_r, sl_distance, limit, stop, risk)
+
+    def close(self):
+        self.orders.append((0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+
+    def set_stop(self, sl):
+        """Moves the stop of the open positions (from the next bar)."""
+        self.orders.append((2, 0, 0.0, float(sl), 0.0, 0.0, 0.0, 0.0))
+        if self.position is not None:
+            self.position.sl = float(sl)
+
+    def set_target(self, tp):
+        self.orders.append((3, 0, 0.0, 0.0, float(tp), 0.0, 0.0, 0.0))
+        if self.position is not None:
+            self.position.tp = float(tp)
+
+    def _order(self, side, sl, tp, tp_r, sl_distance, limit, stop, risk):
+        nan = float("nan")
+        kind, price = (1, float(limit)) if limit is not None else (2, float(stop)) if stop is not None else (0, nan)
+        self.orders.append((side, kind, price,
+                            nan if sl is None else float(sl), nan if tp is None else float(tp),
+                            nan if tp_r is None else float(tp_r),
+                            nan if sl_distance is None else float(sl_distance),
+                            nan if risk is None else float(risk)))
+
+
+def _bar_class(data):
+    """The bar handed to on_bar: its index, with its fields read on access (most strategies index series)."""
+    t, o, h, l, c, v, ind = data.time, data.open, data.high, data.low, data.close, data.volume, data.ind
+
+    class Bar:
+        __slots__ = ("i",)
+        time = property(lambda self: t[self.i])
+        open = property(lambda self: o[self.i])
+        high = property(lambda self: h[self.i])
+        low = property(lambda self: l[self.i])
+        close = property(lambda self: c[self.i])
+        volume = property(lambda self: v[self.i])
+
+        def ind(self, key):
+            return ind[key][self.i]
+
+    return Bar
+
+
+_state = {}
+
+
+def _user_error():
+    """The strategy's own traceback lines (frames of <strategy>), ending with the exception."""
+    etype, value, tb = sys.exc_info()
+    frames = [f for f in traceback.extract_tb(tb) if f.filename == "<strategy>"]
+    lines = [f'  File "<strategy>", line {f.lineno}, in {f.name}\n    {f.line}' for f in frames]
+    return "\n".join(["Traceback (most recent call last):", *lines, f"{etype.__name__}: {value}"])
+
+
+def load(code, params_json):
+    import json
+
+    params = json.loads(params_json)
+    mod = types.ModuleType("strategy")
+    mod.__dict__["__builtins__"] = __builtins__
+    import linecache
+
+    linecache.cache["<strategy>"] = (len(code), None, code.splitlines(True), "<strategy>")
+    try:
+        exec(compile(code, "<strategy>", "exec"), mod.__dict__)
+        style = "signals" if callable(mod.__dict__.get("signals")) else "on_bar" if callable(mod.__dict__.get("on_bar")) else None
+        if style is None:
+            return "ERR:A strategy must define signals(data, params) or on_bar(ctx, bar)."
+        want = mod.__dict__.get("indicators")
+        specs = list(want(params)) if callable(want) else list(mod.__dict__.get("INDICATORS", []))
+    except BaseException:
+        return "ERR:" + _user_error()
+    _state.update(mod=mod, params=params, style=style)
+    return style + ":" + json.dumps([str(s) for s in specs])
+
+
+def set_data(cols, ind):
+    py_cols = {k: v.to_py() for k, v in cols.to_py(depth=1).items()}
+    py_ind = {k: v.to_py() for k, v in ind.to_py(depth=1).items()}
+    _state["data"] = Data(py_cols, py_ind)
+
+
+def _dense(values, n, name, as_bool):
+    """Packs one signals() entry. Flags: a sequence of n truthy values. Prices and R: a sequence of n
+    numbers or None, one number for every bar, or a dict {bar index: value} for a few bars."""
+    from array import array
+
+    if values is None:
+        return None
+    nan = float("nan")
+    if not as_bool and isinstance(values, (int, float)):
+        return (array("d", [float(values)]) * n).tobytes()
+    if not as_bool and isinstance(values, dict):
+        out = array("d", [nan]) * n
+        for i, v in values.items():
+            if not 0 <= i < n:
+                raise IndexError(f"signals()['{name}'] has bar index {i}, outside 0..{n - 1}")
+            out[i] = nan if v is None else float(v)
+        return out.tobytes()
+    if len(values) != n:
+        raise ValueError(f"signals()['{name}'] has {len(values)} values, expected {n} (one per bar)")
+    if as_bool:
+        if isinstance(values, bytes):
+            return values
+        if isinstance(values, memoryview) and values.format == "d":
+            return values.tobytes()  # a requested series such as crossover(...): 8 bytes a bar, non-zero = True
+        return bytes(map(bool, values))
+    try:
+        return array("d", values).tobytes()
+    except TypeError:
+        return array("d", [nan if v is None else float(v) for v in values]).tobytes()
+
+
+def run_signals():
+    """Vectorised style: returns [[key, packed bytes], ...], or 'ERR:<traceback>'."""
+    mod, data = _state["mod"], _state["data"]
+    try:
+        out = mod.signals(data, _state["params"])
+        if not isinstance(out, dict):
+            raise TypeError("signals() must return a dict of per-bar lists")
+        n = len(data)
+        keys = {"entries": True, "exits": True, "short_entries": True, "short_exits": True,
+                "sl": False, "tp": False, "tp_r": False}
+        unknown = set(out) - set(keys)
+        if unknown:
+            raise KeyError(f"signals() returned unknown keys: {sorted(unknown)}")
+        return [[k, _dense(out.get(k), n, k, b)] for k, b in keys.items() if out.get(k) is not None]
+    except BaseException:
+        return "ERR:" + _user_error()
+
+
+def start_bars():
+    mod = _state["mod"]
+    ctx = Context(_state["params"], _state["data"])
+    _state["ctx"] = ctx
+    _state["bar"] = _bar_class(_state["data"])()
+    init = mod.__dict__.get("init")
+    try:
+        if callable(init):
+            init(ctx, _state["params"])
+    except BaseException:
+        return "ERR:" + _user_error()
+    return ""
+
+
+def set_position(side, entry_price, volume, sl, tp, entry_index, balance):
+    ctx = _state["ctx"]
+    ctx.balance = balance
+    ctx.position = None if side == 0 else Position("buy" if side > 0 else "sell", entry_price, volume, sl, tp, entry_index)
+
+
+def make_runner():
+    """Returns run(i, j): calls on_bar for bars i..j-1 and stops after the first bar that placed orders.
+    Returns that bar's index, j when none did, or -1 on a strategy error (see last_error)."""
+    ctx, bar, on_bar = _state["ctx"], _state["bar"], _state["mod"].on_bar
+    orders = ctx.orders
+
+    def run(i, j):
+        try:
+            for k in range(i, j):
+                bar.i = k
+                on_bar(ctx, bar)
+                if orders:
+                    return k
+        except BaseException:
+            _state["error"] = _user_error()
+            return -1
+        return j
+
+    return run
+
+
+def take_orders():
+    """Packs and clears the pending orders: 8 floats each."""
+    from array import array
+
+    ctx = _state["ctx"]
+    flat = array("d", [x for o in ctx.orders for x in o]).tobytes()
+    ctx.orders.clear()
+    return flat
+
+
+def last_error():
+    return _state.pop("error", "")

@@ -1,0 +1,205 @@
+/**
+ * Entry of the strategy sandbox process (bundled to sandbox-worker.mjs, started by host.ts under
+ * `node --permission` with read access to Pyodide's files only and an empty environment).
+ * Loads Pyodide in a `node:vm` context, then runs one backtest per `run` message over IPC.
+ */
+import vm from 'node:vm';
+import {
+  backtestSignals,
+  computeIndicator,
+  createBacktestEngine,
+  IndicatorRequestError,
+  StrategyOrderError,
+  type BacktestResult,
+  type SignalArrays,
+} from '@tradedesk/domain';
+import { loadPyodideInContext } from './pyodide-context';
+import type { InitMessage, RunRequest, WorkerMessage } from './protocol';
+import runtimeSource from './python/runtime.py';
+
+const [pyodideDir, limitsJson] = process.argv.slice(2);
+const limits = JSON.parse(limitsJson ?? '{}') as {
+  wasmMemoryBytes: number;
+  outputBytes: number;
+  seed: number;
+};
+const send = (m: WorkerMessage) => process.send?.(m);
+
+let output = '';
+const started = performance.now();
+const init = await new Promise<InitMessage>((resolve) =>
+  process.once('message', (m: InitMessage) => resolve(m)),
+);
+const given =
+  init?.snapshot && ArrayBuffer.isView(init.snapshot)
+    ? new Uint8Array(init.snapshot.buffer, init.snapshot.byteOffset, init.snapshot.byteLength)
+    : undefined;
+const loaded = await loadPyodideInContext(
+  pyodideDir!,
+  limits,
+  (text) => {
+    if (output.length < limits.outputBytes) output += text.slice(0, limits.outputBytes - output.length);
+  },
+  given,
+);
+const { pyodide, context, api } = loaded;
+if (loaded.snapshot) send({ type: 'snapshot', bytes: loaded.snapshot });
+pyodide.runPython(runtimeSource);
+type PyFn = (...args: unknown[]) => unknown;
+const fn = (name: string) => pyodide.globals.get(name) as PyFn;
+const F64 = vm.runInContext('Float64Array', context) as Float64ArrayConstructor;
+const Obj = vm.runInContext('Object', context) as ObjectConstructor;
+send({
+  type: 'ready',
+  startupMs: performance.now() - started,
+  isolation: {
+    permission: Boolean(process.permission),
+    fsWrite: process.permission?.has('fs.write') ?? true,
+    childProcess: process.permission?.has('child') ?? true,
+    worker: process.permission?.has('worker') ?? true,
+    envKeys: Object.keys(process.env).length,
+  },
+});
+
+class StrategyFailure extends Error {}
+
+/** Values coming back from the context are untrusted: copied into this realm's own arrays. */
+function bytesOf(value: unknown): Uint8Array {
+  const js = (value as { toJs?: () => unknown })?.toJs ? (value as { toJs: () => unknown }).toJs() : value;
+  if (!ArrayBuffer.isView(js))
+    throw new StrategyFailure('The strategy returned data the engine cannot read.');
+  return new Uint8Array(js.buffer.slice(js.byteOffset, js.byteOffset + js.byteLength));
+}
+const floatsOf = (value: unknown) => new Float64Array(bytesOf(value).buffer);
+function flagsOf(values: Float64Array): Uint8Array {
+  const out = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = values[i] ? 1 : 0;
+  return out;
+}
+
+function checked(result: unknown): string {
+  const s = typeof result === 'string' ? result : '';
+  if (s.startsWith('ERR:')) throw new StrategyFailure(s.slice(4));
+  return s;
+}
+
+function toContext(columns: Record<string, Float64Array>): object {
+  const out = new Obj() as Record<string, Float64Array>;
+  for (const [k, v] of Object.entries(columns)) {
+    const a = new F64(v.length);
+    a.set(v);
+    out[k] = a;
+  }
+  return out;
+}
+
+let signalsMs = 0;
+function runSignals(req: RunRequest): BacktestResult {
+  const ts = performance.now();
+  const raw = fn('run_signals')();
+  signalsMs = performance.now() - ts;
+  if (typeof raw === 'string') checked(raw);
+  const packed = (raw as { toJs?: () => unknown })?.toJs?.();
+  if (!Array.isArray(packed)) throw new StrategyFailure('signals() must return a dict of per-bar lists.');
+  const s: Record<string, Uint8Array | Float64Array> = {};
+  for (const pair of packed as unknown[]) {
+    const [key, bytes] = pair as [unknown, unknown];
+    const k = String(key);
+    if (['sl', 'tp', 'tp_r'].includes(k)) s[k] = floatsOf(bytes);
+    else {
+      // Flags come as one byte a bar, or as a requested 0/1 series of doubles (8 bytes a bar).
+      const raw = bytesOf(bytes);
+      s[k] = raw.length === 8 * req.bars.close.length ? flagsOf(new Float64Array(raw.buffer)) : raw;
+    }
+  }
+  return backtestSignals(req.bars, req.symbol, req.settings, s as SignalArrays, (f) =>
+    send({ type: 'progress', fraction: f }),
+  );
+}
+
+function runPerBar(req: RunRequest): BacktestResult {
+  checked(fn('start_bars')());
+  const engine = createBacktestEngine(req.bars, req.symbol, req.settings);
+  const runBars = fn('make_runner')() as (i: number, j: number) => number;
+  const take = fn('take_orders');
+  const setPosition = fn('set_position');
+  const sync = () => {
+    const p = engine.position();
+    setPosition(
+      p?.dir ?? 0,
+      p?.entryPrice ?? 0,
+      p?.volume ?? 0,
+      p?.sl ?? NaN,
+      p?.tp ?? NaN,
+      p?.entryIndex ?? -1,
+      engine.balance(),
+    );
+  };
+  sync();
+  const n = req.bars.close.length;
+  let reported = 0;
+  for (let i = 0; i < n;) {
+    engine.bar(i);
+    if (engine.changed()) sync();
+    // Bars i+1 .. j-1 cannot change the positions, so Python runs through them in one call.
+    const j = Math.max(i + 1, engine.quietUntil(i + 1));
+    const k = Number(runBars(i, j));
+    if (k < 0 || !Number.isInteger(k) || k < i || k > j)
+      throw new StrategyFailure(String(fn('last_error')()));
+    const last = k < j ? k : j - 1;
+    for (let m = i + 1; m <= last; m++) engine.bar(m);
+    if (k < j) engine.submit(k, floatsOf(take()));
+    i = last + 1;
+    if (i - reported >= 65536) {
+      reported = i;
+      send({ type: 'progress', fraction: i / n });
+    }
+  }
+  return engine.finish();
+}
+
+function run(req: RunRequest): WorkerMessage {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  output = '';
+  signalsMs = 0;
+  try {
+    const head = checked(fn('load')(req.code, req.paramsJson));
+    const colon = head.indexOf(':');
+    const style = head.slice(0, colon);
+    const specs = (JSON.parse(head.slice(colon + 1)) as unknown[]).map(String);
+    const t1 = performance.now();
+    const ind: Record<string, Float64Array> = {};
+    for (const spec of specs) ind[spec] = computeIndicator(spec, req.bars);
+    const t2 = performance.now();
+    const { time, open, high, low, close, volume } = req.bars;
+    fn('set_data')(toContext({ time, open, high, low, close, volume }), toContext(ind));
+    const t3 = performance.now();
+    const result = style === 'signals' ? runSignals(req) : runPerBar(req);
+    const t4 = performance.now();
+    const cpu = process.cpuUsage(cpu0);
+    const phases = {
+      loadMs: t1 - t0,
+      indicatorsMs: t2 - t1,
+      dataMs: t3 - t2,
+      signalsMs,
+      strategyAndEngineMs: t4 - t3,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+    };
+    return { type: 'done', result, output, runMs: t4 - t0, phases };
+  } catch (e) {
+    const known =
+      e instanceof StrategyFailure || e instanceof StrategyOrderError || e instanceof IndicatorRequestError;
+    let message = known
+      ? (e as Error).message
+      : `The strategy runtime failed: ${String((e as Error)?.message ?? e)}`;
+    if (api.memoryRefused()) message = `MEMORY_LIMIT\n${message}`;
+    if (api.outputExceeded()) message = `OUTPUT_LIMIT\n${message}`;
+    return { type: 'failed', message, output };
+  }
+}
+
+process.on('message', (m: RunRequest) => {
+  if (m?.type === 'run') send(run(m));
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,300 @@
+/**
+ * Backtest engine: bar-by-bar order handling over bid bars (docs/backtests.md states every rule).
+ *
+ * - A buy fills at the ask (bid + spread), a sell at the bid; a long exits at the bid, a short at the ask.
+ * - Orders decided on bar i's close act from bar i+1. A market order fills at the price `slippageMs`
+ *   after bar i+1's open, interpolated linearly between that bar's open and close.
+ * - Limit and stop entries wait until a bar's range reaches them; a gap fills at the open.
+ * - SL and TP: when both lie inside one bar the SL is assumed first (worst case); a gap through the
+ *   level fills at the open; every SL fill is `slippageR` R worse. An exit inside the entry bar is
+ *   taken (worst case again) and flagged `entryBarExit`.
+ * - Volume by risk through `calculateLotSize` (the Place a Trade modal's function); margin checked
+ *   against equity at `leverage`; commission per lot per side; swap is not modelled.
+ */
+import { calculateLotSize } from '../lot-size';
+import { roundMoney, currencyDecimals } from '../money';
+import {
+  ORDER_FIELDS,
+  ORDER_KIND,
+  ORDER_SIDE,
+  type BacktestBars,
+  type BacktestResult,
+  type BacktestSettings,
+  type BacktestSymbol,
+  type BacktestTrade,
+  type ExitReason,
+} from './types';
+
+interface Open {
+  dir: 1 | -1;
+  entryIndex: number;
+  entryPrice: number;
+  volume: number;
+  sl: number;
+  tp: number;
+  initialSl: number;
+  riskMoney: number;
+  commission: number;
+  entryBarExit: boolean;
+}
+
+interface Pending {
+  dir: 1 | -1;
+  kind: number;
+  price: number;
+  sl: number;
+  tp: number;
+  tpR: number;
+  slDistance: number;
+  risk: number;
+}
+
+export class StrategyOrderError extends Error {}
+
+export interface BacktestEngine {
+  /** Processes bar i: pending fills, SL/TP, equity at the close. Call once per bar, in order. */
+  bar(i: number): void;
+  /** Orders decided at bar i's close (packed, ORDER_FIELDS numbers each). */
+  submit(i: number, packed: ArrayLike<number>): void;
+  /** The newest open position, for the strategy's view. */
+  position(): Readonly<Open> | null;
+  balance(): number;
+  /** True when the open positions changed in the last `bar()` call. */
+  changed(): boolean;
+  /**
+   * The first bar index ≥ `from` (at most `from + limit`) whose `bar()` may change anything but equity:
+   * `from` with orders waiting, else the first bar touching an open position's SL or TP. A per-bar
+   * strategy can run up to there without the engine in between.
+   */
+  quietUntil(from: number, limit?: number): number;
+  finish(): BacktestResult;
+}
+
+export function createBacktestEngine(
+  bars: BacktestBars,
+  symbol: BacktestSymbol,
+  settings: BacktestSettings,
+): BacktestEngine {
+  const n = bars.close.length;
+  const decimals = currencyDecimals(settings.accountCurrency);
+  const valuePerPrice = symbol.contractSize * symbol.quoteToAccountRate;
+  const latency = Math.min(1, Math.max(0, settings.slippageMs / settings.barMs));
+  const equity = new Float64Array(n);
+  const exposed = new Uint8Array(n);
+  const trades: BacktestTrade[] = [];
+  const warnings = { entryBarExits: 0, marginRejected: 0, volumeRejected: 0 };
+  let open: Open[] = [];
+  let pending: Pending[] = [];
+  let balance = settings.initialBalance;
+  let changed = false;
+  let closeRequested = false;
+
+  const spreadAt = (i: number) => bars.spread?.[i] ?? settings.spread;
+  const money = (x: number) => roundMoney(x, decimals);
+
+  function close(p: Open, i: number, price: number, reason: ExitReason) {
+    const exitCommission = money(settings.commissionPerLot * p.volume);
+    const gross = money((price - p.entryPrice) * p.dir * p.volume * valuePerPrice);
+    const commission = money(p.commission + exitCommission);
+    const pnl = money(gross - commission);
+    balance = money(balance + gross - exitCommission);
+    trades.push({
+      side: p.dir === 1 ? 'buy' : 'sell',
+      entryIndex: p.entryIndex,
+      entryTime: bars.time[p.entryIndex]!,
+      entryPrice: p.entryPrice,
+      exitIndex: i,
+      exitTime: bars.time[i]!,
+      exitPrice: price,
+      volume: p.volume,
+      sl: p.initialSl,
+      tp: p.tp,
+      pnl,
+      commission,
+      r: p.riskMoney > 0 ? pnl / p.riskMoney : 0,
+      exitReason: reason,
+      entryBarExit: p.entryBarExit,
+    });
+    changed = true;
+  }
+
+  function markToMarket(i: number): number {
+    let e = balance;
+    for (const p of open) {
+      const exit = p.dir === 1 ? bars.close[i]! : bars.close[i]! + spreadAt(i);
+      e += (exit - p.entryPrice) * p.dir * p.volume * valuePerPrice - settings.commissionPerLot * p.volume;
+    }
+    return e;
+  }
+
+  function enter(o: Pending, i: number, fill: number) {
+    if (open.length >= settings.maxOpenPositions) return;
+    const sl = Number.isNaN(o.sl) ? (Number.isNaN(o.slDistance) ? NaN : fill - o.dir * o.slDistance) : o.sl;
+    if (Number.isNaN(sl))
+      throw new StrategyOrderError('buy() and sell() need sl or sl_distance: positions are sized by risk.');
+    const distance = (fill - sl) * o.dir;
+    if (!(distance > 0))
+      throw new StrategyOrderError(`The stop loss ${sl} is on the wrong side of the fill price ${fill}.`);
+    const tp = Number.isNaN(o.tp) ? (Number.isNaN(o.tpR) ? NaN : fill + o.dir * o.tpR * distance) : o.tp;
+    const eq = markToMarket(i === 0 ? 0 : i - 1);
+    const lot = calculateLotSize({
+      equity: eq,
+      riskPercent: Number.isNaN(o.risk) ? settings.riskPercent : o.risk,
+      slDistance: distance,
+      contractSize: symbol.contractSize,
+      quoteToAccountRate: symbol.quoteToAccountRate,
+      limits: { volume_min: symbol.volumeMin, volume_step: symbol.volumeStep, volume_max: symbol.volumeMax },
+      accountCurrency: settings.accountCurrency,
+    });
+    if (!(lot.volume > 0)) {
+      warnings.volumeRejected++;
+      return;
+    }
+    const usedMargin = open.reduce(
+      (m, p) => m + (p.volume * valuePerPrice * p.entryPrice) / settings.leverage,
+      0,
+    );
+    if (usedMargin + (lot.volume * valuePerPrice * fill) / settings.leverage > eq) {
+      warnings.marginRejected++;
+      return;
+    }
+    const commission = money(settings.commissionPerLot * lot.volume);
+    balance = money(balance - commission);
+    open.push({
+      dir: o.dir,
+      entryIndex: i,
+      entryPrice: fill,
+      volume: lot.volume,
+      sl,
+      tp,
+      initialSl: sl,
+      riskMoney: distance * lot.volume * valuePerPrice,
+      commission,
+      entryBarExit: false,
+    });
+    changed = true;
+  }
+
+  function fillPending(i: number) {
+    const spread = spreadAt(i);
+    const o = bars.open[i]!;
+    const keep: Pending[] = [];
+    for (const p of pending) {
+      const buy = p.dir === 1;
+      const [lo, hi, op] = buy
+        ? [bars.low[i]! + spread, bars.high[i]! + spread, o + spread]
+        : [bars.low[i]!, bars.high[i]!, o];
+      let fill = NaN;
+      if (p.kind === ORDER_KIND.market) {
+        const bid = o + (bars.close[i]! - o) * latency;
+        fill = buy ? bid + spread : bid;
+      } else if (p.kind === ORDER_KIND.limit) {
+        if (buy ? lo <= p.price : hi >= p.price) fill = buy ? Math.min(p.price, op) : Math.max(p.price, op);
+      } else if (buy ? hi >= p.price : lo <= p.price) {
+        fill = buy ? Math.max(p.price, op) : Math.min(p.price, op);
+      }
+      if (Number.isNaN(fill)) keep.push(p);
+      else enter(p, i, fill);
+    }
+    pending = keep;
+  }
+
+  function touches(p: Open, i: number): boolean {
+    const off = p.dir === 1 ? 0 : spreadAt(i);
+    if (!Number.isNaN(p.sl) && (p.dir === 1 ? bars.low[i]! + off <= p.sl : bars.high[i]! + off >= p.sl))
+      return true;
+    return !Number.isNaN(p.tp) && (p.dir === 1 ? bars.high[i]! + off >= p.tp : bars.low[i]! + off <= p.tp);
+  }
+
+  function exits(i: number) {
+    // Most bars touch no level: leave the list as it is (no allocation per bar).
+    if (!open.some((p) => touches(p, i))) return;
+    const spread = spreadAt(i);
+    const still: Open[] = [];
+    for (const p of open) {
+      // The side the position exits on: a long sells at the bid, a short buys at the ask.
+      const off = p.dir === 1 ? 0 : spread;
+      const lo = bars.low[i]! + off;
+      const hi = bars.high[i]! + off;
+      const op = bars.open[i]! + off;
+      const slHit = !Number.isNaN(p.sl) && (p.dir === 1 ? lo <= p.sl : hi >= p.sl);
+      const tpHit = !Number.isNaN(p.tp) && (p.dir === 1 ? hi >= p.tp : lo <= p.tp);
+      if (!slHit && !tpHit) {
+        still.push(p);
+        continue;
+      }
+      if (p.entryIndex === i) {
+        p.entryBarExit = true;
+        warnings.entryBarExits++;
+      }
+      if (slHit) {
+        const level = p.entryIndex === i ? p.sl : p.dir === 1 ? Math.min(p.sl, op) : Math.max(p.sl, op);
+        const r = Math.abs(p.entryPrice - p.initialSl);
+        close(p, i, level - p.dir * settings.slippageR * r, 'sl');
+      } else {
+        close(p, i, p.entryIndex === i ? p.tp : p.dir === 1 ? Math.max(p.tp, op) : Math.min(p.tp, op), 'tp');
+      }
+    }
+    open = still;
+  }
+
+  return {
+    bar(i) {
+      changed = false;
+      if (closeRequested) {
+        closeRequested = false;
+        const bid = bars.open[i]! + (bars.close[i]! - bars.open[i]!) * latency;
+        for (const p of open) close(p, i, p.dir === 1 ? bid : bid + spreadAt(i), 'signal');
+        open = [];
+      }
+      if (pending.length) fillPending(i);
+      if (open.length) exits(i);
+      equity[i] = open.length ? markToMarket(i) : balance;
+      exposed[i] = open.length ? 1 : 0;
+    },
+    submit(i, packed) {
+      for (let k = 0; k + ORDER_FIELDS <= packed.length; k += ORDER_FIELDS) {
+        const side = packed[k]!;
+        if (side === ORDER_SIDE.close) {
+          // Closes at the next bar's fill price, like a market order.
+          pending = [];
+          closeRequested = true;
+        } else if (side === ORDER_SIDE.setStop || side === ORDER_SIDE.setTarget) {
+          for (const p of open) {
+            if (side === ORDER_SIDE.setStop) p.sl = packed[k + 3]!;
+            else p.tp = packed[k + 4]!;
+          }
+        } else {
+          pending.push({
+            dir: side > 0 ? 1 : -1,
+            kind: packed[k + 1]!,
+            price: packed[k + 2]!,
+            sl: packed[k + 3]!,
+            tp: packed[k + 4]!,
+            tpR: packed[k + 5]!,
+            slDistance: packed[k + 6]!,
+            risk: packed[k + 7]!,
+          });
+        }
+      }
+    },
+    position: () => open[open.length - 1] ?? null,
+    balance: () => balance,
+    changed: () => changed,
+    quietUntil(from, limit = 4096) {
+      if (pending.length || closeRequested) return from;
+      const end = Math.min(n, from + limit);
+      if (!open.length) return end;
+      for (let k = from; k < end; k++) if (open.some((p) => touches(p, k))) return k;
+      return end;
+    },
+    finish() {
+      const last = n - 1;
+      for (const p of open)
+        close(p, last, p.dir === 1 ? bars.close[last]! : bars.close[last]! + spreadAt(last), 'end');
+      open = [];
+      if (n) equity[last] = balance;
+      return { trades, equity, exposed, warnings };
+    },
+  };
+}

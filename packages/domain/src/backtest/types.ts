@@ -1,0 +1,88 @@
+/** Shapes shared by the backtest engine, the strategy runtime and the statistics. */
+
+/** Bid bars (as brokers' candles are), columnar; `spread` in price units per bar when the data has it. */
+export interface BacktestBars {
+  time: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  spread?: Float64Array | null;
+}
+
+export interface BacktestSymbol {
+  /** Units per lot (100,000 for FX majors). */
+  contractSize: number;
+  /** Price digits, for rounding fills. */
+  digits: number;
+  volumeMin: number;
+  volumeStep: number;
+  volumeMax: number;
+  /** Value in the account currency of one unit of the quote currency (1 when they are the same). */
+  quoteToAccountRate: number;
+}
+
+export interface BacktestSettings {
+  initialBalance: number;
+  accountCurrency: string;
+  /** Risk per trade, percent of equity (0.5 = 0.5 %). */
+  riskPercent: number;
+  maxOpenPositions: number;
+  /** Spread in price units, used for bars that carry none. */
+  spread: number;
+  /** Commission per lot per side, in the account currency. */
+  commissionPerLot: number;
+  /** Latency between the signal (bar close) and the fill, in ms. */
+  slippageMs: number;
+  /** Adverse slippage on every stop-loss fill, in R (multiples of the initial stop distance). */
+  slippageR: number;
+  /** Bar length in ms (for the latency interpolation). */
+  barMs: number;
+  leverage: number;
+}
+
+/** One order from a strategy, packed as 8 numbers (NaN = not given). */
+export const ORDER_FIELDS = 8;
+/** Field 0: what the order does. */
+export const ORDER_SIDE = { close: 0, buy: 1, sell: -1, setStop: 2, setTarget: 3 } as const;
+/** Field 1: how an entry fills. Fields 2..7: price, sl, tp, tp_r, sl_distance, risk %. */
+export const ORDER_KIND = { market: 0, limit: 1, stop: 2 } as const;
+
+export type ExitReason = 'sl' | 'tp' | 'signal' | 'end';
+
+export interface BacktestTrade {
+  side: 'buy' | 'sell';
+  entryIndex: number;
+  entryTime: number;
+  entryPrice: number;
+  exitIndex: number;
+  exitTime: number;
+  exitPrice: number;
+  volume: number;
+  /** Initial stop loss and take profit (NaN when none). */
+  sl: number;
+  tp: number;
+  /** Net P/L in the account currency (after commission). */
+  pnl: number;
+  commission: number;
+  /** Net P/L in multiples of the initial risk (money lost at the initial stop). */
+  r: number;
+  exitReason: ExitReason;
+  /** SL or TP lay inside the entry bar: the fill order within that bar is unknown. */
+  entryBarExit: boolean;
+}
+
+export interface BacktestWarnings {
+  entryBarExits: number;
+  marginRejected: number;
+  volumeRejected: number;
+}
+
+export interface BacktestResult {
+  trades: BacktestTrade[];
+  /** Equity at each bar's close (marked to market at the bid/ask exit side). */
+  equity: Float64Array;
+  /** 1 on bars where a position was open at the close. */
+  exposed: Uint8Array;
+  warnings: BacktestWarnings;
+}
