@@ -1,6 +1,4 @@
-import { useState } from 'react';
 import {
-  Alert,
   Anchor,
   Button,
   Card,
@@ -9,16 +7,14 @@ import {
   SimpleGrid,
   Stack,
   Text,
-  Textarea,
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { IconBook, IconCalculator, IconRobot, IconShieldCheck, IconSparkles } from '@tabler/icons-react';
+import { IconBook, IconCalculator, IconRobot, IconShieldCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { PRODUCT_TITLE } from '../../app/AppLayout';
+import { PRODUCT_TITLE } from '../../app/product';
 import { ThemeToggle } from '../../app/ThemeToggle';
-
-export const NEWS_EMPTY = 'Please enter some news content to analyze.';
+import { NewsAnalyzer } from './NewsAnalyzer';
 
 const FEATURES = [
   {
@@ -43,57 +39,9 @@ const FEATURES = [
   },
 ];
 
-function NewsAnalyzer() {
-  const [text, setText] = useState('');
-  const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
-  return (
-    <Card withBorder padding="lg">
-      <Stack gap="sm">
-        <Group gap="xs">
-          <IconSparkles size={20} />
-          <Title order={3}>AI news analysis</Title>
-        </Group>
-        <Textarea
-          label="News article"
-          placeholder="Paste a news article or headline here"
-          autosize
-          minRows={4}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-        />
-        <Group>
-          <Button
-            onClick={() =>
-              setMessage(
-                text.trim()
-                  ? {
-                      kind: 'info',
-                      text: 'The AI news analyser arrives in a later release. Your text was not sent anywhere.',
-                    }
-                  : { kind: 'error', text: NEWS_EMPTY },
-              )
-            }
-          >
-            Analyze News
-          </Button>
-        </Group>
-        {message && (
-          <Alert
-            color={message.kind === 'error' ? 'red' : 'blue'}
-            variant="light"
-            role={message.kind === 'error' ? 'alert' : 'status'}
-          >
-            {message.text}
-          </Alert>
-        )}
-      </Stack>
-    </Card>
-  );
-}
-
 export function LandingPage() {
   return (
-    <Container size="lg" py="xl">
+    <Container component="main" size="lg" py="xl">
       <Stack gap="xl">
         <Group justify="space-between">
           <Title order={2}>{PRODUCT_TITLE}</Title>
