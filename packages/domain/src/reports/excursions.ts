@@ -1,0 +1,141 @@
+/**
+ * Maximum favourable and adverse excursion (MFE/MAE) of closed trades from M1 candles: how far the
+ * price went for and against each trade between entry and exit, in price, R and money.
+ * The bar holding the entry and the bar holding the exit are read whole (M1 resolution).
+ */
+import type { CandleSeries } from '../candles/series';
+import { lowerBound } from '../candles/series-ops';
+import { rMultiple } from './figures';
+
+export interface ExcursionTrade {
+  id: string;
+  direction: 'BUY' | 'SELL';
+  entry_price: number;
+  /** The initial stop; null when none was set. */
+  stop_loss: number | null;
+  initial_risk_minor: number | null;
+  pnl_minor: number;
+  opened_at: string;
+  closed_at: string;
+}
+
+export interface TradeExcursion {
+  id: string;
+  /** Price distances from entry, >= 0. */
+  mfe_price: number;
+  mae_price: number;
+  /** In R (distance over entry-to-stop); null without a stop. */
+  mfe_r: number | null;
+  mae_r: number | null;
+  /** In money (the risk's minor units per price unit); null without a stop and risk. */
+  mfe_minor: number | null;
+  mae_minor: number | null;
+  /** The trade's result in R; null without a risk. */
+  final_r: number | null;
+  /** The price went against the trade in an earlier bar than it first went for it. */
+  negative_first: boolean;
+}
+
+export interface LeftOnTable {
+  target_r: number;
+  /** Trades whose MFE reached the target. */
+  reached: number;
+  /** Of those, the ones that closed below it. */
+  closed_below: number;
+  /** What closing at the target would have added over those trades, minor units. */
+  left_minor: number;
+}
+
+export interface ExcursionReport {
+  trades: TradeExcursion[];
+  /** Ids of closed trades for which no candle of their time was found. */
+  without_candles: string[];
+  winners: number;
+  winners_negative_first: number;
+  /** Share of measured winners that went negative first, 0..1; null without winners. */
+  winners_negative_first_share: number | null;
+  left_on_table: LeftOnTable[];
+}
+
+const MINUTE = 60_000;
+
+/** One trade against the candles of its symbol (any series holding its time; null when none does). */
+export function tradeExcursion(t: ExcursionTrade, m1: CandleSeries): TradeExcursion | null {
+  const from = Math.floor(Date.parse(t.opened_at) / MINUTE) * MINUTE;
+  const to = Date.parse(t.closed_at);
+  let i = lowerBound(m1.time, from);
+  const buy = t.direction === 'BUY';
+  let mfe = 0;
+  let mae = 0;
+  let firstFor = -1;
+  let firstAgainst = -1;
+  let bars = 0;
+  for (; i < m1.time.length && m1.time[i]! <= to; i++, bars++) {
+    const favour = buy ? m1.high[i]! - t.entry_price : t.entry_price - m1.low[i]!;
+    const against = buy ? t.entry_price - m1.low[i]! : m1.high[i]! - t.entry_price;
+    if (favour > mfe) mfe = favour;
+    if (against > mae) mae = against;
+    if (favour > 0 && firstFor < 0) firstFor = bars;
+    if (against > 0 && firstAgainst < 0) firstAgainst = bars;
+  }
+  if (!bars) return null;
+  const stopDist = t.stop_loss === null ? 0 : Math.abs(t.entry_price - t.stop_loss);
+  const perPrice = stopDist > 0 && t.initial_risk_minor ? t.initial_risk_minor / stopDist : null;
+  return {
+    id: t.id,
+    mfe_price: mfe,
+    mae_price: mae,
+    mfe_r: stopDist > 0 ? mfe / stopDist : null,
+    mae_r: stopDist > 0 ? mae / stopDist : null,
+    mfe_minor: perPrice === null ? null : Math.round(mfe * perPrice),
+    mae_minor: perPrice === null ? null : Math.round(mae * perPrice),
+    final_r: rMultiple(t),
+    negative_first: firstAgainst >= 0 && (firstFor < 0 || firstAgainst < firstFor),
+  };
+}
+
+/**
+ * Every trade against its symbol's M1 candles (`candlesOf` answers the series for a trade, or null
+ * when the store has none). `targets` are the R levels "left on the table" is measured at.
+ */
+export function excursionReport(
+  trades: readonly ExcursionTrade[],
+  candlesOf: (t: ExcursionTrade) => CandleSeries | null,
+  targets: readonly number[] = [1, 2, 3],
+): ExcursionReport {
+  const measured: TradeExcursion[] = [];
+  const without: string[] = [];
+  let winners = 0;
+  let negFirst = 0;
+  const left = targets.map((target_r) => ({ target_r, reached: 0, closed_below: 0, left_minor: 0 }));
+  for (const t of trades) {
+    const series = candlesOf(t);
+    const x = series ? tradeExcursion(t, series) : null;
+    if (!x) {
+      without.push(t.id);
+      continue;
+    }
+    measured.push(x);
+    if (t.pnl_minor > 0) {
+      winners++;
+      if (x.negative_first) negFirst++;
+    }
+    if (x.mfe_r === null || x.final_r === null || !t.initial_risk_minor) continue;
+    for (const l of left) {
+      if (x.mfe_r + 1e-9 < l.target_r) continue;
+      l.reached++;
+      if (x.final_r < l.target_r) {
+        l.closed_below++;
+        l.left_minor += Math.round((l.target_r - x.final_r) * t.initial_risk_minor);
+      }
+    }
+  }
+  return {
+    trades: measured,
+    without_candles: without,
+    winners,
+    winners_negative_first: negFirst,
+    winners_negative_first_share: winners ? negFirst / winners : null,
+    left_on_table: left,
+  };
+}
