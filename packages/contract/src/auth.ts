@@ -1,20 +1,27 @@
 import { z } from 'zod';
+import { text } from './common';
 
 export const tokenRequest = z.object({
-  username: z.string().trim().min(1, 'This field may not be blank.').max(150),
-  password: z.string().min(1, 'This field may not be blank.').max(1024),
+  username: text().trim().min(1, 'This field may not be blank.').max(150),
+  password: text().min(1, 'This field may not be blank.').max(1024),
 });
 export type TokenRequest = z.infer<typeof tokenRequest>;
 
 export const tokenResponse = z.object({ access: z.string(), refresh: z.string() });
 export type TokenResponse = z.infer<typeof tokenResponse>;
 
-export const refreshRequest = z.object({ refresh: z.string().min(1, 'This field may not be blank.') });
-export const refreshResponse = z.object({ access: z.string() });
+export const refreshRequest = z.object({
+  refresh: text().min(1, 'This field may not be blank.').max(2000),
+});
+/** Refresh tokens are rotated: every refresh answers a new pair and the old refresh token is spent. */
+export const refreshResponse = tokenResponse;
 export type RefreshResponse = z.infer<typeof refreshResponse>;
 
 export const currentUser = z.object({ id: z.string(), username: z.string(), is_staff: z.boolean() });
 export type CurrentUser = z.infer<typeof currentUser>;
+
+/** Shorter passwords are refused; the server also refuses common ones and the username itself. */
+export const PASSWORD_MIN_LENGTH = 10;
 
 export const usernameField = z
   .string()
@@ -24,8 +31,12 @@ export const usernameField = z
   .regex(/^[\w.@+-]+$/, 'Enter a valid username: letters, digits and @/./+/-/_ only.');
 export const passwordField = z
   .string()
-  .min(8, 'This password is too short. It must contain at least 8 characters.')
-  .max(1024);
+  .min(
+    PASSWORD_MIN_LENGTH,
+    `This password is too short. It must contain at least ${PASSWORD_MIN_LENGTH} characters.`,
+  )
+  .max(1024)
+  .refine((p) => p.trim() !== '', 'This password is entirely blank.');
 
 export const bootstrapRequest = z.object({ username: usernameField, password: passwordField });
 export const createUserRequest = z.object({
@@ -43,4 +54,7 @@ export const AUTH_MESSAGES = {
   bootstrapDone: 'A user already exists. Sign in instead.',
   tokenInvalid: 'Given token not valid for any token type',
   noCredentials: 'Authentication credentials were not provided.',
+  passwordCommon: 'This password is too common.',
+  passwordIsUsername: 'The password is too similar to the username.',
+  usernameTaken: 'A user with that username already exists.',
 } as const;

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES } from '@tradedesk/contract';
 import { unauthorized } from '../lib/http-error';
-import type { AuthUser, TokenService } from '../modules/auth/tokens';
+import type { TokenService } from '../modules/auth/tokens';
+import type { AuthUser } from '../request-context';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { HttpError } from '../lib/http-error';
+import { knownErrorToHttp } from '../lib/error-status';
 
 /**
  * zod's own words for a missing field ("Invalid input: expected string, received undefined") reach the
@@ -15,9 +15,8 @@ function fieldMessage(keyword: string, message: string | undefined): string {
 /** Turns every failure into `{detail}` with the right status; 5xx details are hidden and logged. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err instanceof HttpError) {
-      return reply.status(err.statusCode).send({ detail: err.detail });
-    }
+    const known = knownErrorToHttp(err);
+    if (known) return reply.status(known.statusCode).send({ detail: known.detail });
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, string[]> = {};
       for (const v of err.validation) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   AUTH_MESSAGES,
   bootstrapRequest,
@@ -23,7 +24,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const users = usersRepo(ctx.db);
   const service = usersService(ctx);
-  const limiter = createLoginLimiter(ctx.config.loginAttemptsPerMinute);
+  const limiter = createLoginLimiter(ctx.db, ctx.config.loginAttemptsPerMinute);
   const tags = ['auth'];
 
   r.post(
@@ -34,17 +35,16 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
     async (request, reply) => {
       const { username, password } = request.body;
-      const wait = limiter.retryAfter(request.ip, username);
+      // Reserved before the password is checked, so attempts in flight count against the limit.
+      const wait = await limiter.reserve(request.ip, username);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         throw new HttpError(429, `${AUTH_MESSAGES.tooManyAttempts} (retry in ${wait} s)`);
       }
       const row = await users.byUsername(username);
       const ok = await verifyPassword(password, row?.password_hash ?? (await DUMMY_HASH_PROMISE));
-      if (!row || !ok) {
-        limiter.recordFailure(request.ip, username);
-        throw unauthorized(AUTH_MESSAGES.badCredentials);
-      }
+      if (!row || !ok) throw unauthorized(AUTH_MESSAGES.badCredentials);
+      await limiter.release(request.ip, username);
       return ctx.tokens.issue({ id: row.id, username: row.username, is_staff: row.is_staff === 1 });
     },
   );
@@ -53,12 +53,36 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/api/token/refresh/',
     {
       config: { public: true },
-      schema: { tags, body: refreshRequest, response: { 200: refreshResponse, 401: errorBody } },
+      schema: {
+        tags,
+        description:
+          'Rotates the refresh token: answers a new pair and spends the one sent. Sending a spent token again revokes every token of that sign-in.',
+        body: refreshRequest,
+        response: { 200: refreshResponse, 401: errorBody },
+      },
     },
     async (request) => {
       const out = await ctx.tokens.refresh(request.body.refresh);
       if (!out) throw unauthorized('Token is invalid or expired');
       return out;
+    },
+  );
+
+  r.post(
+    '/api/token/logout/',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        description:
+          'Revokes the refresh token sent and every token rotated from the same sign-in. Access tokens already issued stay valid until they expire.',
+        body: refreshRequest,
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await ctx.tokens.revoke(request.body.refresh);
+      return reply.status(204).send(null);
     },
   );
 

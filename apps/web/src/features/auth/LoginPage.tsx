@@ -14,12 +14,12 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { bootstrapStatus, tokenResponse } from '@tradedesk/contract';
+import { bootstrapStatus, PASSWORD_MIN_LENGTH, tokenResponse } from '@tradedesk/contract';
 import { api } from '../../app/api';
 import { errorMessage } from '../../app/errors';
 import { session } from '../../app/session';
 import { ThemeToggle } from '../../app/ThemeToggle';
-import { PRODUCT_TITLE } from '../../app/AppLayout';
+import { PRODUCT_TITLE } from '../../app/product';
 
 export const LOGIN_FAILED = 'Login failed';
 
@@ -73,7 +73,7 @@ function CredentialFields({
         value={password}
         onChange={(e) => onPassword(e.currentTarget.value)}
         required={isNew}
-        description={isNew ? 'At least 8 characters' : undefined}
+        description={isNew ? `At least ${PASSWORD_MIN_LENGTH} characters, not a common password` : undefined}
       />
     </>
   );
@@ -104,7 +104,8 @@ function CreateFirstUser({ onDone }: { onDone: () => void }) {
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!username.trim() || !password) return setError('Enter a username and a password.');
-    if (password.length < 8) return setError('The password must contain at least 8 characters.');
+    if (password.length < PASSWORD_MIN_LENGTH)
+      return setError(`The password must contain at least ${PASSWORD_MIN_LENGTH} characters.`);
     if (password !== confirm) return setError('The two passwords differ.');
     await run(async () => {
       const t = await api.post(
@@ -120,7 +121,9 @@ function CreateFirstUser({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <Title order={2}>Welcome to {PRODUCT_TITLE}</Title>
+        <Title order={1} size="h2">
+          Welcome to {PRODUCT_TITLE}
+        </Title>
         <Text c="dimmed" size="sm">
           No user exists yet. Create the first user; it can manage global watchlist items.
         </Text>
@@ -165,7 +168,7 @@ export function LoginPage() {
   }
 
   return (
-    <Center mih="100vh" p="md">
+    <Center component="main" mih="100vh" p="md">
       <Paper withBorder shadow="sm" p="xl" w={400} maw="100%">
         {status.isLoading ? (
           <Center p="lg">
@@ -176,7 +179,9 @@ export function LoginPage() {
         ) : (
           <form onSubmit={submit} noValidate>
             <Stack gap="sm">
-              <Title order={2}>Login</Title>
+              <Title order={1} size="h2">
+                Login
+              </Title>
               <CredentialFields
                 username={username}
                 password={password}

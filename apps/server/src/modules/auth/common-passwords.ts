@@ -1,0 +1,145 @@
+/**
+ * Passwords of 10 characters or more among the 30,000 most common ones (the list zxcvbn 4.4.2 ships,
+ * MIT licence, Dropbox), lower-cased. Shorter ones are refused by the length rule already.
+ */
+const LIST = `
+qwertyuiop 1234567890 q1w2e3r4t5 1q2w3e4r5t 4815162342 123456789a 12345qwert 1234554321 usuckballz1
+password123 123456789q 1029384756 123qweasdzxc soso123aljg manchester 1qaz2wsx3edc 12345678910
+q1w2e3r4t5y6 1123581321 qwerty12345 1q2w3e4r5t6y fuck_inside mailcreated5240 nuttertools 1122334455
+qazwsxedcrfv 123456qwerty 1234567890q terminator qwerty123456 enterprise 123456789z poiuytrewq
+rjirfrgbde fktrcfylhf polniypizdec0211 sojdlg123aljg a123456789 translator deepthroat qwerty1234
+undertaker multiplelo motherlode rjycnfynby syncmaster aleksandra salamander montgom240 sersolution
+leavemealone realmadrid tinkerbell 123456654321 dragonball playstation ghostrider 1234567890a
+1357924680 7ugd5hip2j gfhjkmgfhjkm 9293709b13 microphone 1234567891 vsjasnel12 yjdsqgfhjkm
+qazwsxedc123 strawberry anastasiya zxcvbnm123 harrypotter mypassword password12 qwert12345
+abrakadabra alessandro fuckinside 123456789s good123654 7894561230 konstantin highlander
+ghjcnjgfhjkm tokiohotel sonyericsson evangelion zxcasdqwe123 suckmydick liverpool1 pufunga7782
+hellokitty ironmaiden ghhh47hj7649 roadrunner intercourse htubcnhfwbz 12345qwerty 123456789m
+vqsablpzla skateboard q123456789 friendster 123456789d masterbate vfntvfnbrf cocksucker penetration
+0192837465 alexander1 nthvbyfnjh azertyuiop 123456789qwe 1qazxsw23edc password01 ilovepussy
+1234567899 1234509876 password99 madagaskar dragonballz abracadabra rfhfvtkmrf ronaldinho
+masterbating supersonic ghjcnbnenrf qwerasdfzxcv greedisgood qweasdzxc123 cheerleaers metallica1
+flvbybcnhfnjh 123456789r nopassword 123456789987654321 blackberry 1020304050 112233445566 z1x2c3v4b5
+mastermind interacial 1357908642 123456789v q1q2q3q4q5 finalfantasy ghbdtnrfrltkf 1z2x3c4v5b
+gangbanged spiderman1 0987654321q websolutions 1234567890z 123456789o losangeles a1b2c3d4e5
+987654321a christophe wachtwoord chickenwing101 1qaz2wsx3edc4rfv a1s2d3f4g5 3rjs1la7qe quant4307s
+housewifes password11 ghbdtndctv groupd2013 vflfufcrfh babemagnet lamborghini justinbieber
+lockerroom ejaculation casablanca pussylover armageddon contortionist knickerless masturbation
+transexual evanescence qawsedrftg 1a2s3d4f5g qazwsxedc1 pornographic comicbookdb motdepasse
+braveheart porsche911 newproject2004 j3qq4h7h2v 1213141516 yfnfitymrf 123456789p maximilian
+needforspeed devilmaycry shevchenko montecarlo 123456789l businessbabe fuckmehard zxcvb12345
+1a2b3c4d5e charlie123 123456789123 uncencored callofduty masterbaiting 12345678900 volkswagen
+0000000000o spartan117 12345654321 maurolarastefy pathfinder asdfg12345 watermelon astalavista
+penetrating summertime domainlock2005 dhjnvytyjub 987654321q pokemon123 cxfcnkbdfz momsanaladventure
+123456789k dkflbvbhjdbx 17171717aa hd764nw5d7e1vb1 deutschland doggystyle aleksander qazwsxedcrfvtgb
+darthvader lifeisgood insertions 123hfjdk147 peternorth a1a2a3a4a5 8phrowz622 5hsu75kpot badnaamhere
+0102030405 dkflbvbhjdyf bondarenko mostwanted pussylicker 3216732167 8phrowz624 mapet123456
+opensesame goldfinger limpbizkit thunderbird postov1000 counterstrike solidsnake zcxfcnkbdf
+gy3yt2rgls bladerunner fuckyou123 chocolate1 jediknight zaq1xsw2cde3 1a2a3a4a5a vfvfvskfhfve
+angelofwar ghjcnjghjcnj q1234567890 fkmnthyfnbdf hondacivic welcome123 ctdfcnjgjkm 123456789abc
+123456789n admin18533362 89600506779 salamandra smallville 23176djivanfros 123456789qwerty
+qazxswedcvfr ilovemyself galatasaray qwertyasdfgh cyberonline cvzefh1gkc qwertasdfg azsxdcfvgb
+blingbling prettygirl sailormoon jesuschrist darkknight 1111111111zz 1q2q3q4q5q oc247ngucz
+pussyeater psychnaut1 whosyourdaddy whatthefuck 1223334444 123456789w parolparol astonvilla
+123123123q fktrcfylhjdyf fktrcfylhjdbx 89015173454 123456789qaz 1234qwerty cnjvfnjkju mickeymouse
+password69 trustnoone t34vfrc1991 541233432442 fgjrfkbgcbc 4904s677075 1111122222 12345trewq
+0147896325 12345678900987654321 dashadasha bestfriend fartripper password1234 qpwoeiruty
+ghbdtnghbdtn painkiller firefighter 010203040506 lost4815162342 birthday21 12345zxcvb webhompass
+venom121293 neveragain moneymaker 51051051051 cxfcnmttcnm 102030405060 vanyarespekt sexmachine
+123456789g 1234567890s testing123 slipknot666 letmeinnow hellraiser dbrnjhjdbx rhbcnbyjxrf
+combat123654 vyjujnjxbt quicksilver depechemode qweasdzxc1 123456789x qwerty123456789 zaratustra
+devilmaycry4 matematika devildriver efbcapa201 iseedeadpeople 89231243658s helloworld 123456789qqq
+jamesbond007 rkfdbfnehf iddqdidkfa ledzeppelin passmaster 123123123a a987654321 4815162342lost
+999111999q whitepower superduper 123123qweqwe rfnfcnhjaf 123456789t 123456789b qq123456789
+qwertyytrewq 1112131415 3141592654 1234567890qw 1pass1page asdfghjkl1 12345678912 1234qwerasdf
+123qwe456rty goodfellas 3syqo15hil asdfghjkl123 computador elizabeth1 m6cjy69u35 ghjcnjrdfibyj
+ybrjkftdbx kamehameha 989244342a zx123456789 hellothere 1357997531 1122112211 qwertyuiop123
+saun24865709 deerhunter 123456789f clubpenguin primetime21 q1w2e3r4t5y6u7 birthday54 111222333a
+stalingrad desperados apokalipsis fenerbahce rfnfgekmnf qwertyuiop1 80070633pc jetbalance
+1qa2ws3ed4rf juggernaut 123456789qw puertorico 123456789zxc password13 amsterdam1 rfkmrekznjh
+luojianhua samsung123 polniypizdec110211 azwebitalia newpassword z123456789 wishmaster dbrnjhjdyf
+ptybnxtvgbjy verygoodbot wenef45313 cheburashka unforgiven iaapptfcor fucktheworld 7777755102q
+gunslinger cyjdsvujljv vfylfhbyrf skorpion39 123456789qq 12345678987654321 deltaforce masterchief
+ajcuivd289 s456123789 applesauce mevefalkcakk playstation3 firestarter birthday299 31217221027711
+justforfun pornografia necromancer fkg7h4f3v6 lkjhgfdsaz hshfd4n279 19mtpgam19 roflcopter
+supermanboy cannondale football12 sevastopol beautiful1 5t4r3e2w1q dragonfire q1w2e3r4t5y6u7i8
+naughtyboy cyecvevhbr 123456789aa sanandreas byajhvfnbrf sebastian1 zqjphsyf6ctifgu oldsmobile
+4815162342a ghhh47hj764 1234567890qwe shadow1212 hedimaptfcor qwerty2010 chessmaster gthtcnhjqrf
+lhbjkjubz2957704 superpuper tamwsn3sja password00 lightsaber kingfisher installutil yanshi1982
+newzealand andrewjackie tigerwoods networkingpe 12qw34er56ty qazwsxedc12 password10 1qazxsw23edcvfr4
+sidewinder password23 dodgeviper ghjrehfnehf ladyffesta 159753456852 89172735872 olegnaruto
+1234567890w 123456782000 hypnodanny ghbdtngjrf mastercard loveislife jesusislord motherfuck
+rjhjkmbien fcbarcelona christopher1 abcde12345 ilovegirls angelochek ingodwetrust installdevic
+digitalprodu reanimator 1234554321q 12345678qwe whatthehell streetball 88002000600 alphaomega
+lsia9dnb9y froinlaven suckmycock minecraft123 berezuckiy deeppurple cegthgfhjkm 1236547890
+winnipeg261 boy4u2ownnyc kbnthfnehf 89211375759 a1234567890 c43qpul5rz runescape1 123456789i
+qwert54321 peanutbutter 12345abcde anastasija an83546921an13 123456789as vfhufhbnrf 1234567890zzz
+jigei743ks r3vi3wpass ghjcnjrdfif 42qwerty42 mangust6403 christian1 987654321z rammstein1 nintendo64
+olcrackmaster rfhfrfnbwf ontherocks flintstone lfplhfgthvf cegthgegth abc123456789 1958proman
+dkflbdjcnjr auckland2010 w2dlww3v5p markhegarty residentevil jackdaniels neworleans ekaterina20
+quiksilver butterfly1 mandragora qawsedrftgyh 123321qweewq 0987654321a 1029384756q omgkremidia
+vladislava 32615948worms ujkjdjkjvrf tombraider 742617000027 coorslight gblfhfcbyf justinbiebe
+stalker123 minhasenha 26429vadim nemvxyheqdd5oqxyxyzi ajnjuhfabz avrillavigne gjytltkmybr virtuagirl
+millertime fuckyoubitch ghjcnbvtyz computadora nissan350z 1qwertyuiop 123456789e iloveyou123
+tadmichaels ilovejesus luckycharm gordolee85 massimiliano lamborgini 0147258369 lololyo123
+012345678910 lp2568cskt gjikbdctyf 41d8cd98f00b 5432112345 000777fffa nhfdvfnjkju123 19952009sa
+timberwolf illuminati studioworks 38gjgeuftd sasha12345 kobebryant 12345asdfg silenthill shamanking
+vfhvtkflrf stomatolog gjkysqgbpltw temppassword ticketmaster 123456789. snusmumrik serendipity
+123456789c cfkfvfylhf k123456789 fighting54 astonmartin 01telemike01 123456qwer 1133557799
+ghjcnjnfr1 p030710p$e4o 0o9i8u7y6t birthday10 grandorgue godisgreat lucifer666 80637852730
+7418529630 loveforever stratocaster 123456789zx ilovemusic left4dead2 nikita2000 klapaucius
+telecaster punksnotdead australia1 1986irachka playstation2 dctvghbdtn sweetpussy multiplelog
+ufhhbgjnnth murcielago 7elephants simpleplan fynfyfyfhbde bluedevils chrisbrown nokia6230i
+gfhfcjkmrf alabama123 password21 scoubidou2 jlbyjxtcndj ghjcnjqgfhjkm nightcrawler 0000000000d
+livestrong 5544332211 installsqlst 123456789101 0147852369 nccpl25282 a3eilm2s2y mapleleafs
+yfcnzyfcnz spam967888 123456789y matematica 7jokx7b9du nastya1995 qazwsx1234 80988218126 fktrcfylh1
+4294967296 3f3fpht7op galatasara liverpoolfc celtic1888 magical123 1472583690 1597532486 respublika
+cytuehjxrf 1234567890m paintball1 s123456789 polopolo09 fallenangel selfok2013 littlebitch
+pussybitch kurtcobain studmuffin weihnachte timberland millerlite frederiksberg 1234567890qaz
+brucewayne blackmetal 11111aaaaa dfktynbyrf riverplate intelinside 1a2s3d4f5g6h sundaypunch
+birthday100 sweetdream qwe1234567 123456qwert ilovemylife scoubidou6 sexpistols prisonbreak
+fuckyouguys kd189nlcih jimandanne xpressmusic vfvfgfgf123 premiumcash chicken123 gthtrhtcnjr
+firstone123 123qweasdzx baseball12 superman123 87e5nclizry walkman555 hardwareid bluedragon
+iddqdiddqd lotrfotr34 nikita1998 neverwinter sanfrancisco qwerttrewq gxlmxbewym 89876065093rax
+rjycnbnewbz blackheart qazwsx12345 zjses9evpa ghjcnjgbpltw svetasveta rfgecnfcerf 1234567qwertyu
+0cdh0v99ue c43dae874d wrestling1 1234qwerasdfzxcv lytghjgtnhjdcr schoolgirlie wonderwall
+111222333000 ybrjkftdyf intermilan zaqwsxcderfv blackwhite iloveboobies 9638527410 jesussaves
+cockgobbler alexandra1 awdrgyjilp ghjrjgtyrj linkinpark supermario seemnemaailm hammertime
+jxfhjdfirf nhecsyfujkjdt weihnachten qwaszxerdfcv shithappens basketball1 accountbloc antananarivu
+cgtwbfkbcn spartak1922 vfrcbvvfrcbv butterbean table54781 littlebear reviewpass greenlantern
+p0o9i8u7y6 qwertzuiop something1 q1w2e3r4t5y6u7i8o9p0 monkeybutt passwordstandard corperfmonsy
+413276191q mashamasha christiaan maprchem56458 mandarinka thebeatles saqartvelo formatters
+fktrcfylhjd eybdthcbntn warhammer40k lovezp1314 1234567890qwerty donaldduck morganstanley
+fyfnjkmtdyf rockbottom 1234567890987654321 cjdthitycndj 1qazwsxedc nevergiveup bltynbabrfwbz
+littlegirl loploprock littlewhore cuntfinger stinkyfinger 4815162342q nokiadermo zcxfcnkbdfz
+comicbooks nuaddn9561 matchbox20 qwertyuiop10 phezc419hv ghjcnjabkz spiderman3 tupacshakur
+hesoyam123 nastya2010 qazxswedc123 tdfyutkbjy hollywood1 wallstreet dogphil3650 iampurehaha2
+kravchenko zxcvbn123456 queenas8151 gtnhjpfdjlcr donkeykong ilikepussy 123321456654 drumandbass
+qwertgfdsa 147258369a hondas2000 throatfuck animal2000 manchester1 natasha123 lzhan16889 heavymetal
+baseball11 jesuschris felicidade 9z5ve9rrcz 2468013579 vaffanculo 123456789j fuckthemall 789456123a
+nikolaevna contrasena gfhfvgfvgfv kwiatuszek 0123654789 59382113kevinp luansantana 9988776655
+writerspace xiaoyua123 bpgjldsgjldthnf gamemaster kanmax1994 123654789a portishead blackhorse
+service321 1234567890p rfnthbyf1988 1qa2ws3ed4rf5tg qwertyuiop12345 1234567890o nhfycajhvths
+nastya1996 hollister1 msorcloledbr stickdaddy77 vfhbyfvfhbyf fuckmylife pandemonium asdfgh123456
+thugstools andrey1992 89032073168 juancarlos password22 littleminge littlefuck qwertyu123
+123456789asd mattylad10 gerasimova 10293847qp minicooper boredboi4u peugeot406 9085603566
+specialinsta michael123 michaeljackson birthday26 aa123456789 webuivalidat rockhopper
+1234567887654321 8096468644q 1234567892000 awo8rx3wa8t ilovemyfamily weihnachtsbau ghjuhfvbcn
+asshole123 014702580369 afrika2002 qaz123wsx456 falloutboy rhfvfnjhcr rhfcyjzhcr 123456789qwer
+kamelia2011 hijodeputa 132forever 111222333444555 9085084232 123456789000 systemofadown vladimirovna
+v123456789 musiclover kudos4ever escaflowne lkjhgfdsazx 122333444455555 cnfnbcnbrf iloveyou12
+wcrfxtvgbjy 123456789zz amadeusptfcor zxcvbnm123456789 websolutionssu 1346798520 1234562000
+1234554321a steamforums rfcgthcrbq jedimaster mortalkombat kl?benhavn am4h39d8nh superman12
+2dumb2live goodmorning iloveyou11 sataniv1993 california1 fromvermine pineapple1 paraklast1974
+1234567890d minnesota_hp breakdance nondriversig simferopol 123qwerty123 a1s2d3f4g5h6 football123
+fufnfrhbcnb 671fsa75yt milfhunter ma123123123 pfhfnecnhf rangerover nhfrnjhbcn 987654321g zxcvbasdfg
+alexsander z1x2c3v4b5n6m7 ghjgfufylf fyfnjkmtdbx statistika 1212312121 domodedovo 1928374655
+wethepeople m123456789 awesome123 birthday28 itsasecret ghjnbdjcnjzybt thecakeisalie vbhjndjhtw
+daddysgirl jasmine123 nightshade alternativa cghfdjxybr dctvcjcfnm fktrcfylhjdf need4speed
+ublhjgjybrf blackdragon orochimaru qwertyuiop12 frozenfish ghjuhfvvbcn ontheoutside 12345672000
+onetwothree bujhmbujhm maxmotives kalifornia zcfvfzkexifz sonnenschein wazzkaprivet gjdtkbntkm
+arsenal123 xxxp455w0rd5 qwertasdfgzxcvb birthday27 weihnachtsbaum fktrcfylth 99strenght jessejames
+wonderwoman
+`;
+
+export const COMMON_PASSWORDS: ReadonlySet<string> = new Set(LIST.split(/\s+/).filter(Boolean));
