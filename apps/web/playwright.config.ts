@@ -62,6 +62,8 @@ export default defineConfig({
       // A known market moment (a Monday morning, FX open, BTCUSD rising for the next 20 minutes), so
       // tests that need a position in profit (stop to breakeven) never wait on a random market.
       SIM_START: '2026-06-29T10:30:00Z',
+      // A week of simulated M1 per analysis instrument instead of two years: AVAILABLE in seconds.
+      ANALYSIS_HISTORY_DAYS: '7',
       ...webDist,
     },
   },

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, dbTargets, type Harness } from './test/harness';
 
@@ -14,6 +15,9 @@ describe('serving the built web app', () => {
     mkdirSync(path.join(web, 'assets'));
     writeFileSync(path.join(web, 'index.html'), INDEX);
     writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
+    // A precompressed twin, as the web build writes them, and a source map.
+    writeFileSync(path.join(web, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log(1)'));
+    writeFileSync(path.join(web, 'assets', 'index-abc123.js.map'), '{"version":3}');
     h = await createHarness(dbTargets[0]!, { webDist: web });
   });
   afterAll(async () => {
@@ -54,5 +58,62 @@ describe('serving the built web app', () => {
     const res = await h.request('POST', '/win-rate', { body: {} });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ detail: 'Not found.' });
+  });
+
+  it('sends the precompressed twin to a client that accepts brotli, with the same long cache', async () => {
+    const res = await h.app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toContain('immutable');
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.rawPayload).toEqual(brotliCompressSync('console.log(1)'));
+  });
+
+  it('does not serve source maps unless configured', async () => {
+    const res = await h.request('GET', '/assets/index-abc123.js.map');
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('version');
+  });
+
+  it('answers HEAD wherever GET works: pages, built files, the API', async () => {
+    for (const url of ['/', '/login', '/dashboard', '/assets/index-abc123.js', '/api/health']) {
+      const res = await h.app.inject({ method: 'HEAD', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe('');
+    }
+  });
+
+  it('compresses API JSON for clients that accept it', async () => {
+    const { token } = await h.user('gzip-reader');
+    const res = await h.app.inject({
+      method: 'GET',
+      url: '/api/openapi.json',
+      headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(res.rawPayload).toString()).openapi).toMatch(/^3\./);
+  });
+});
+
+describe('serving source maps when configured', () => {
+  it('serves .map files with SERVE_SOURCE_MAPS', async () => {
+    const web = mkdtempSync(path.join(tmpdir(), 'tradedesk-web-'));
+    mkdirSync(path.join(web, 'assets'));
+    writeFileSync(path.join(web, 'index.html'), '<!doctype html>');
+    writeFileSync(path.join(web, 'assets', 'a-1.js.map'), '{"version":3}');
+    const h = await createHarness(dbTargets[0]!, { webDist: web, serveSourceMaps: true });
+    try {
+      const res = await h.request('GET', '/assets/a-1.js.map');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ version: 3 });
+    } finally {
+      await h.close();
+      rmSync(web, { recursive: true, force: true });
+    }
   });
 });

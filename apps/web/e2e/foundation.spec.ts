@@ -1,27 +1,5 @@
 import { expect, signIn, test } from './fixtures';
-
-const ROUTES: Array<[string, string]> = [
-  ['/dashboard', 'Overall Stats (Per Account)'],
-  ['/accounts', 'Manage Accounts'],
-  ['/accounts/3f0c2a4e-0000-4000-8000-000000000001/trade-history', 'Trade History'],
-  ['/trades/history/3f0c2a4e-0000-4000-8000-000000000002', 'Specific Trade History'],
-  ['/select-account-for-history', 'Trade History'],
-  ['/settings', 'Settings'],
-  ['/settings/chart-snapshot-configs', 'Chart Snapshot Configs'],
-  ['/analysis', 'Historical Data Analysis'],
-  ['/analysis/job-1', 'Analysis Job'],
-  ['/win-rate', 'Win-Rate Calculator'],
-  ['/select-ctrader-account', 'Select a cTrader Account'],
-  ['/bots', 'Trading Bots'],
-  ['/bots/new', 'Create Bot'],
-  ['/bots/bot-1', 'Bot'],
-  ['/bots/bot-1/versions/new', 'Create Version'],
-  ['/bots/bot-1/versions/v-1', 'Version'],
-  ['/bots/bot-1/versions/v-1/backtest-configs/new', 'Backtest Config'],
-  ['/bots/bot-1/versions/v-1/backtest-configs/c-1', 'Backtest Config'],
-  ['/backtest-runs/run-1', 'Backtest Run'],
-  ['/reports', 'Reports'],
-];
+import { ROUTES } from './routes';
 
 test('login with the form, wrong password first', async ({ page, user }) => {
   await page.goto('/');
@@ -42,7 +20,7 @@ test('every route of the table renders its screen inside the side navigation', a
   for (const [path, title] of ROUTES) {
     await page.goto(path);
     await expect(page, path).toHaveURL(new RegExp(`${path.replace(/[/-]/g, '\\$&')}$`));
-    await expect(page.getByRole('heading', { level: 2, name: title }).first(), path).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: title }).first(), path).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   }
   // The side navigation's links lead where the spec says.
@@ -226,10 +204,14 @@ test('a watchlist that fails to load or is not a list reads as empty', async ({ 
   );
 });
 
-test('the Reports link leads to a page that says the reports are coming', async ({ page, user }) => {
+test('the Reports link leads to the reports, which explain what to do while there are no trades', async ({
+  page,
+  user,
+}) => {
   await signIn(page, user);
   await page.goto('/dashboard');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await expect(page).toHaveURL(/\/reports$/);
-  await expect(page.getByText('Reports are coming', { exact: false })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  await expect(page.getByText('No closed trades match these filters.')).toBeVisible();
 });

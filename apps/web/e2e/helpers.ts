@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import type { Locator, Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import type { TestUser } from './fixtures';
 
 /** The user's bearer header for direct API calls. */
@@ -45,4 +45,38 @@ export function png(width = 8, height = 8): Buffer {
     chunk('IDAT', deflateSync(rows)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** Opens and closes a BTCUSD trade (it trades at weekends) sized at 0.5 % risk with a 500-dollar stop. */
+export async function roundTrip(
+  request: APIRequestContext,
+  u: TestUser,
+  accountId: string,
+  direction: 'BUY' | 'SELL',
+  reason: string,
+) {
+  const details = await (
+    await request.get(`/api/accounts/details/${accountId}`, { headers: auth(u) })
+  ).json();
+  const lots = Math.floor(((details.equity * 0.005) / 500) * 100) / 100;
+  const res = await request.post('/api/trades/execute/', {
+    headers: auth(u),
+    data: {
+      account_id: accountId,
+      symbol: 'BTCUSD',
+      lot_size: lots,
+      direction,
+      order_type: 'MARKET',
+      risk_percent: 0.5,
+      stop_loss_distance: 500,
+      rr_ratio: 2,
+      reason,
+      trader: 'Me',
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const { trade_id } = await res.json();
+  const closed = await request.delete(`/api/trades/close/${trade_id}/`, { headers: auth(u) });
+  expect(closed.status(), await closed.text()).toBeLessThan(300);
+  return trade_id as string;
 }

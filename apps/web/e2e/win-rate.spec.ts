@@ -35,7 +35,7 @@ test('every input updates the results and the chart; an invalid split hides them
 }) => {
   await signIn(page, user);
   await page.goto('/win-rate');
-  await expect(page.getByRole('heading', { level: 2, name: 'Win-Rate Calculator' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Win-Rate Calculator' })).toBeVisible();
   await expect(
     page.getByText(
       /closes targets 1 to k at their R multiples and the rest of the position at breakeven \(0R\)/,

@@ -1,25 +1,36 @@
+import './app/zod-jitless';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
-import '@mantine/charts/styles.css';
 import './app/global.css';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { queryClient } from './app/query';
 import { router } from './app/routes';
-import { colorSchemeManager, theme } from './app/theme';
+import { colorSchemeManager, cssVariablesResolver, theme } from './app/theme';
+
+// The toast container is not needed to show a page: it loads right after, and shows any notification
+// raised meanwhile (they wait in the notifications store).
+const Notifications = lazy(() =>
+  import('@mantine/notifications').then((m) => ({ default: m.Notifications })),
+);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      colorSchemeManager={colorSchemeManager}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="light"
+    >
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <Notifications position="top-right" />
+          <Suspense fallback={null}>
+            <Notifications position="top-right" />
+          </Suspense>
           <RouterProvider router={router} />
         </ModalsProvider>
       </QueryClientProvider>

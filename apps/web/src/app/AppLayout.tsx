@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { useEffect } from 'react';
 import {
   AppShell,
@@ -27,14 +28,13 @@ import {
 } from '@tabler/icons-react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { setUnauthorizedHandler } from './api';
+import { api, setUnauthorizedHandler } from './api';
 import { session } from './session';
 import { useSessionToken } from './useSession';
 import { ThemeToggle } from './ThemeToggle';
+import { PRODUCT_TITLE } from './product';
 import { WatchlistModal } from '../features/watchlist/WatchlistModal';
 import { useWatchlist } from '../features/watchlist/watchlist.api';
-
-export const PRODUCT_TITLE = 'TradeDesk';
 
 const LINKS = [
   { to: '/dashboard', label: 'Dashboard', icon: IconLayoutDashboard },
@@ -57,6 +57,9 @@ function SideNav({ onOpenWatchlist, onNavigate }: { onOpenWatchlist: () => void;
   const navigate = useNavigate();
   const qc = useQueryClient();
   const logout = () => {
+    // The server revokes the refresh token (and its rotations); the page does not wait for it.
+    const refresh = session.refreshToken();
+    if (refresh) void api.post('/token/logout/', { refresh }, { schema: z.unknown() }).catch(() => undefined);
     session.clear();
     qc.clear();
     navigate('/login');

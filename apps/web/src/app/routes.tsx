@@ -1,67 +1,189 @@
-import { createBrowserRouter, Navigate } from 'react-router';
-import { AppLayout } from './AppLayout';
-import { LandingPage } from '../features/landing/LandingPage';
-import { LoginPage } from '../features/auth/LoginPage';
-import { ReportsPage } from '../features/reports/ReportsPage';
-import { NotBuiltYet } from '../features/placeholder/NotBuiltYet';
-import { SelectAccountForHistoryPage } from '../features/history/SelectAccountForHistoryPage';
-import { SpecificTradePage } from '../features/history/SpecificTradePage';
-import { TradeHistoryPage } from '../features/history/TradeHistoryPage';
-import { DashboardPage } from '../features/dashboard/DashboardPage';
-import { ManageAccountsPage } from '../features/accounts/ManageAccountsPage';
-import { SelectCTraderAccountPage } from '../features/accounts/SelectCTraderAccount';
-import { WinRatePage } from '../features/win-rate/WinRatePage';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+
+/**
+ * Loads a page's module when its route is first visited, so that each feature (and the charts and
+ * editors it uses) ships in its own chunk and the first load carries only the page being shown.
+ */
+function page<M>(load: () => Promise<M>, pick: (m: M) => ComponentType): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: pick(await load()) }) };
+}
 
 /**
  * The spec's route table (section 2). Each screen is one line; a feature replaces its
  * placeholder with its page when it lands. Anything else redirects to /.
  */
-export const router = createBrowserRouter([
-  { path: '/', element: <LandingPage /> },
-  { path: '/login', element: <LoginPage /> },
+export const routeTable: RouteObject[] = [
   {
-    element: <AppLayout />,
+    path: '/',
+    ...page(
+      () => import('../features/landing/LandingPage'),
+      (m) => m.LandingPage,
+    ),
+  },
+  {
+    path: '/login',
+    ...page(
+      () => import('../features/auth/LoginPage'),
+      (m) => m.LoginPage,
+    ),
+  },
+  {
+    ...page(
+      () => import('./AppLayout'),
+      (m) => m.AppLayout,
+    ),
     children: [
-      { path: '/dashboard', element: <DashboardPage /> },
-      { path: '/accounts', element: <ManageAccountsPage /> },
+      {
+        path: '/dashboard',
+        ...page(
+          () => import('../features/dashboard/DashboardPage'),
+          (m) => m.DashboardPage,
+        ),
+      },
+      {
+        path: '/accounts',
+        ...page(
+          () => import('../features/accounts/ManageAccountsPage'),
+          (m) => m.ManageAccountsPage,
+        ),
+      },
       {
         path: '/accounts/:accountId/trade-history',
-        element: <TradeHistoryPage />,
+        ...page(
+          () => import('../features/history/TradeHistoryPage'),
+          (m) => m.TradeHistoryPage,
+        ),
       },
-      { path: '/trades/history/:tradeId', element: <SpecificTradePage /> },
-      { path: '/trades/history', element: <SpecificTradePage /> },
+      {
+        path: '/trades/history/:tradeId',
+        ...page(
+          () => import('../features/history/SpecificTradePage'),
+          (m) => m.SpecificTradePage,
+        ),
+      },
+      {
+        path: '/trades/history',
+        ...page(
+          () => import('../features/history/SpecificTradePage'),
+          (m) => m.SpecificTradePage,
+        ),
+      },
       {
         path: '/select-account-for-history',
-        element: <SelectAccountForHistoryPage />,
+        ...page(
+          () => import('../features/history/SelectAccountForHistoryPage'),
+          (m) => m.SelectAccountForHistoryPage,
+        ),
       },
-      { path: '/settings', element: <NotBuiltYet title="Settings" feature="settings" /> },
+      {
+        path: '/settings',
+        ...page(
+          () => import('../features/settings/SettingsPage'),
+          (m) => m.SettingsPage,
+        ),
+      },
       {
         path: '/settings/chart-snapshot-configs',
-        element: <NotBuiltYet title="Chart Snapshot Configs" feature="snapshots" />,
+        ...page(
+          () => import('../features/snapshots/TemplateManagerPage'),
+          (m) => m.TemplateManagerPage,
+        ),
       },
-      { path: '/analysis', element: <NotBuiltYet title="Historical Data Analysis" feature="analysis" /> },
-      { path: '/analysis/:jobId', element: <NotBuiltYet title="Analysis Job" feature="analysis" /> },
-      { path: '/win-rate', element: <WinRatePage /> },
-      { path: '/select-ctrader-account', element: <SelectCTraderAccountPage /> },
-      { path: '/bots', element: <NotBuiltYet title="Trading Bots" feature="bots" /> },
-      { path: '/bots/new', element: <NotBuiltYet title="Create Bot" feature="bots" /> },
-      { path: '/bots/:botId', element: <NotBuiltYet title="Bot Details" feature="bots" /> },
-      { path: '/bots/:botId/versions/new', element: <NotBuiltYet title="Create Version" feature="bots" /> },
+      {
+        path: '/analysis',
+        ...page(
+          () => import('../features/analysis/AnalysisPage'),
+          (m) => m.AnalysisPage,
+        ),
+      },
+      {
+        path: '/analysis/:jobId',
+        ...page(
+          () => import('../features/analysis/AnalysisJobPage'),
+          (m) => m.AnalysisJobPage,
+        ),
+      },
+      {
+        path: '/win-rate',
+        ...page(
+          () => import('../features/win-rate/WinRatePage'),
+          (m) => m.WinRatePage,
+        ),
+      },
+      {
+        path: '/select-ctrader-account',
+        ...page(
+          () => import('../features/accounts/SelectCTraderAccount'),
+          (m) => m.SelectCTraderAccountPage,
+        ),
+      },
+      {
+        path: '/bots',
+        ...page(
+          () => import('../features/bots/BotsListPage'),
+          (m) => m.BotsListPage,
+        ),
+      },
+      {
+        path: '/bots/new',
+        ...page(
+          () => import('../features/bots/CreateBotPage'),
+          (m) => m.CreateBotPage,
+        ),
+      },
+      {
+        path: '/bots/:botId',
+        ...page(
+          () => import('../features/bots/BotDetailPage'),
+          (m) => m.BotDetailPage,
+        ),
+      },
+      {
+        path: '/bots/:botId/versions/new',
+        ...page(
+          () => import('../features/bots/CreateVersionPage'),
+          (m) => m.CreateVersionPage,
+        ),
+      },
       {
         path: '/bots/:botId/versions/:versionId',
-        element: <NotBuiltYet title="Version Details" feature="bots" />,
+        ...page(
+          () => import('../features/bots/VersionDetailPage'),
+          (m) => m.VersionDetailPage,
+        ),
       },
       {
         path: '/bots/:botId/versions/:versionId/backtest-configs/new',
-        element: <NotBuiltYet title="New Backtest Config" feature="bots" />,
+        ...page(
+          () => import('../features/bots/BacktestConfigPage'),
+          (m) => m.BacktestConfigPage,
+        ),
       },
       {
         path: '/bots/:botId/versions/:versionId/backtest-configs/:configId',
-        element: <NotBuiltYet title="Edit Backtest Config" feature="bots" />,
+        ...page(
+          () => import('../features/bots/BacktestConfigPage'),
+          (m) => m.BacktestConfigPage,
+        ),
       },
-      { path: '/backtest-runs/:runId', element: <NotBuiltYet title="Backtest Run" feature="bots" /> },
-      { path: '/reports', element: <ReportsPage /> },
+      {
+        path: '/backtest-runs/:runId',
+        ...page(
+          () => import('../features/bots/BacktestRunPage'),
+          (m) => m.BacktestRunPage,
+        ),
+      },
+      {
+        path: '/reports',
+        ...page(
+          () => import('../features/reports/ReportsPage'),
+          (m) => m.ReportsPage,
+        ),
+      },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },
-]);
+];
+
+export const router = createBrowserRouter(routeTable);

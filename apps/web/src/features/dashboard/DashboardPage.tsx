@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import {
   Alert,
   Button,
@@ -14,14 +14,13 @@ import {
   Title,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../app/notify';
 import { IconChevronDown, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { currencyDecimals, sumMoney } from '@tradedesk/domain';
 import { errorMessage } from '../../app/errors';
 import { useAccounts } from '../accounts/accounts.api';
-import { PlaceTradeModal } from '../trade/PlaceTradeModal';
 import {
   actionFailure,
   closeTrade,
@@ -32,7 +31,6 @@ import {
   useOpenPositions,
   type OpenPosition,
 } from '../trade/trades.api';
-import { PartialCloseModal, UpdateStopLossModal, UpdateTakeProfitModal } from './PositionModals';
 
 const COLUMNS = [
   'Position ID',
@@ -49,6 +47,20 @@ const COLUMNS = [
 ] as const;
 
 type Action = 'sl' | 'tp' | 'partial';
+
+// The order editor and the position editors are loaded when first opened, not with the dashboard.
+const PlaceTradeModal = lazy(() =>
+  import('../trade/PlaceTradeModal').then((m) => ({ default: m.PlaceTradeModal })),
+);
+const UpdateStopLossModal = lazy(() =>
+  import('./PositionModals').then((m) => ({ default: m.UpdateStopLossModal })),
+);
+const UpdateTakeProfitModal = lazy(() =>
+  import('./PositionModals').then((m) => ({ default: m.UpdateTakeProfitModal })),
+);
+const PartialCloseModal = lazy(() =>
+  import('./PositionModals').then((m) => ({ default: m.PartialCloseModal })),
+);
 
 export function DashboardPage() {
   const qc = useQueryClient();
@@ -119,7 +131,9 @@ export function DashboardPage() {
 
   return (
     <Stack gap="md">
-      <Title order={2}>Overall Stats (Per Account)</Title>
+      <Title order={1} size="h2">
+        Overall Stats (Per Account)
+      </Title>
       <Group align="flex-end" justify="space-between" wrap="wrap">
         <Select
           label="Account"
@@ -259,28 +273,34 @@ export function DashboardPage() {
         </Stack>
       </Card>
 
-      <UpdateStopLossModal
-        position={action?.kind === 'sl' ? action.position : null}
-        onClose={() => setAction(null)}
-        onDone={refresh}
-      />
-      <UpdateTakeProfitModal
-        position={action?.kind === 'tp' ? action.position : null}
-        onClose={() => setAction(null)}
-        onDone={refresh}
-      />
-      <PartialCloseModal
-        position={action?.kind === 'partial' ? action.position : null}
-        onClose={() => setAction(null)}
-        onDone={refresh}
-      />
+      {action && (
+        <Suspense fallback={<Loader aria-label="Loading" />}>
+          <UpdateStopLossModal
+            position={action.kind === 'sl' ? action.position : null}
+            onClose={() => setAction(null)}
+            onDone={refresh}
+          />
+          <UpdateTakeProfitModal
+            position={action.kind === 'tp' ? action.position : null}
+            onClose={() => setAction(null)}
+            onDone={refresh}
+          />
+          <PartialCloseModal
+            position={action.kind === 'partial' ? action.position : null}
+            onClose={() => setAction(null)}
+            onDone={refresh}
+          />
+        </Suspense>
+      )}
       {tradeOpen && (
-        <PlaceTradeModal
-          opened={tradeOpen}
-          initialAccountId={accountId}
-          onClose={() => setTradeOpen(false)}
-          onExecuted={refresh}
-        />
+        <Suspense fallback={<Loader aria-label="Loading" />}>
+          <PlaceTradeModal
+            opened={tradeOpen}
+            initialAccountId={accountId}
+            onClose={() => setTradeOpen(false)}
+            onExecuted={refresh}
+          />
+        </Suspense>
       )}
     </Stack>
   );

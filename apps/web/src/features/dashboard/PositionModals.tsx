@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../app/notify';
 import { useMutation } from '@tanstack/react-query';
 import { TRADE_MESSAGES } from '@tradedesk/contract';
 import { FormActions } from '../../app/FormActions';

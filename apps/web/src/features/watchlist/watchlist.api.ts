@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
-import type { WatchlistItem } from '@tradedesk/contract';
+import { watchlistItem, type WatchlistItem } from '@tradedesk/contract';
+import { z } from 'zod';
 import { api } from '../../app/api';
 import { useSessionToken } from '../../app/useSession';
 
@@ -14,7 +15,7 @@ function isItem(x: unknown): x is WatchlistItem {
 }
 
 export async function fetchWatchlist(): Promise<WatchlistItem[]> {
-  const data = await api.get<unknown>('/trades/watchlists/');
+  const data = await api.get('/trades/watchlists/', { schema: z.unknown() });
   // A non-list response leaves the watchlist empty (spec section 2).
   return Array.isArray(data) ? data.filter(isItem) : [];
 }
@@ -35,5 +36,6 @@ export function useWatchlist() {
 }
 
 export const addWatchlistItem = (body: { instrument: string; exchange: string; is_global?: boolean }) =>
-  api.post<WatchlistItem>('/trades/watchlists/', body);
-export const removeWatchlistItem = (id: string) => api.delete(`/trades/watchlists/${id}/`);
+  api.post('/trades/watchlists/', body, { schema: watchlistItem });
+export const removeWatchlistItem = (id: string) =>
+  api.delete(`/trades/watchlists/${id}/`, { schema: z.null() });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Group, Loader, Modal, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../app/notify';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PROFIT_PROFILE_MESSAGES, type ProfitProfile } from '@tradedesk/contract';
 import { describeTargets } from './winRateForm';

@@ -12,7 +12,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../app/notify';
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PROFIT_PROFILE_MESSAGES, type ProfitProfile } from '@tradedesk/contract';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifications } from '../../app/notify';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SCENARIO_MESSAGES, type Scenario, type ScenarioInputs } from '@tradedesk/contract';

@@ -1,3 +1,4 @@
+import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { LineChart } from '@mantine/charts';
 import { Stack, Table, Text } from '@mantine/core';

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Card, Grid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Card, Grid, Stack, Text, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router';
 import { computeWinRate, winRateSeries } from '@tradedesk/domain';
 import type { ProfitProfile } from '@tradedesk/contract';
 import { PlanInputs } from './PlanInputs';
@@ -10,6 +11,7 @@ import { SplitsEditor } from './SplitsEditor';
 import { useProfitProfiles } from './winRate.api';
 import {
   DEFAULT_FORM,
+  formFromLink,
   fromScenarioInputs,
   splitsFromProfile,
   toDomainInputs,
@@ -20,7 +22,10 @@ import { WinRateChart } from './WinRateChart';
 
 /** The required hit-rate calculator: plan inputs, results, risk chart, scenarios and profit profiles. */
 export function WinRatePage() {
-  const [form, setForm] = useState<WinRateForm>(DEFAULT_FORM);
+  const [params] = useSearchParams();
+  // An analysis can open the calculator with its reward and observed hit rate filled in.
+  const [linked] = useState(() => formFromLink(params));
+  const [form, setForm] = useState<WinRateForm>(linked?.form ?? DEFAULT_FORM);
   const [filledFrom, setFilledFrom] = useState<string | null>(null);
   const profiles = useProfitProfiles();
 
@@ -37,12 +42,20 @@ export function WinRatePage() {
   return (
     <Stack gap="lg" maw={1200}>
       <Stack gap={4}>
-        <Title order={2}>Win-Rate Calculator</Title>
+        <Title order={1} size="h2">
+          Win-Rate Calculator
+        </Title>
         <Text c="dimmed">
           The minimum share of winning trades your plan needs to reach its growth goal, with partial targets
           and compounding.
         </Text>
       </Stack>
+      {linked && (
+        <Alert color="blue" variant="light" title="From an ATR scenario analysis">
+          One target at {linked.form.splits.R1} R; the analysis observed a hit rate of{' '}
+          {linked.observedHitRate} %. Compare it with the required hit rate below.
+        </Alert>
+      )}
 
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>

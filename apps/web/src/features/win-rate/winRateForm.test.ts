@@ -4,6 +4,7 @@ import type { ProfitProfile } from '@tradedesk/contract';
 import {
   DEFAULT_FORM,
   describeTargets,
+  formFromLink,
   fromScenarioInputs,
   profileTargetsFromSplits,
   splitsFromProfile,
@@ -82,5 +83,20 @@ describe('win-rate form', () => {
         ]),
       ),
     ).toBe('50% at 1.5R · 50% at 3R');
+  });
+});
+
+describe('formFromLink', () => {
+  it('fills one target at the linked R with the observed hit rate kept for comparison', () => {
+    const linked = formFromLink(new URLSearchParams('r=2.5&hit=41.5'));
+    expect(linked?.observedHitRate).toBe(41.5);
+    expect(linked?.form.splits).toMatchObject({ w1: 100, w2: 0, w3: 0, R1: 2.5, q1: 100, q2: 0, q3: 0 });
+    expect(linked?.form.growthGoal).toBe(DEFAULT_FORM.growthGoal);
+  });
+
+  it('ignores a link without both numbers or with impossible ones', () => {
+    expect(formFromLink(new URLSearchParams('r=2'))).toBeNull();
+    expect(formFromLink(new URLSearchParams('r=-1&hit=50'))).toBeNull();
+    expect(formFromLink(new URLSearchParams('r=2&hit=150'))).toBeNull();
   });
 });

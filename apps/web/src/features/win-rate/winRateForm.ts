@@ -96,3 +96,21 @@ export function profileTargetsFromSplits(
 
 export const describeTargets = (p: ProfitProfile): string =>
   p.partial_targets.map((t) => `${t.size_pct}% at ${t.r_multiple}R`).join(' · ');
+
+/**
+ * The plan a link from an analysis proposes (`/win-rate?r=2&hit=41.5`, from an ATR scenario cell): one
+ * target taking the whole position at `r` R, every winner reaching it. The observed hit rate comes
+ * back for comparison with the required one. Anything else in the link is ignored.
+ */
+export function formFromLink(params: URLSearchParams): { form: WinRateForm; observedHitRate: number } | null {
+  const r = Number(params.get('r'));
+  const hit = Number(params.get('hit'));
+  if (!params.has('r') || !params.has('hit') || !(r > 0) || !(hit >= 0 && hit <= 100)) return null;
+  return {
+    form: {
+      ...DEFAULT_FORM,
+      splits: { ...DEFAULT_FORM.splits, w1: 100, w2: 0, w3: 0, R1: r, q1: 100, q2: 0, q3: 0 },
+    },
+    observedHitRate: hit,
+  };
+}

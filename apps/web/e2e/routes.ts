@@ -1,0 +1,23 @@
+/** The spec's route table behind the side navigation: each path with its page's title. */
+export const ROUTES: Array<[string, string]> = [
+  ['/dashboard', 'Overall Stats (Per Account)'],
+  ['/accounts', 'Manage Accounts'],
+  ['/accounts/3f0c2a4e-0000-4000-8000-000000000001/trade-history', 'Trade History'],
+  ['/trades/history/3f0c2a4e-0000-4000-8000-000000000002', 'Specific Trade History'],
+  ['/select-account-for-history', 'Trade History'],
+  ['/settings', 'Settings'],
+  ['/settings/chart-snapshot-configs', 'Chart Snapshot Configs'],
+  ['/analysis', 'Historical Data Analysis'],
+  ['/analysis/job-1', 'Analysis Job'],
+  ['/win-rate', 'Win-Rate Calculator'],
+  ['/select-ctrader-account', 'Select a cTrader Account'],
+  ['/bots', 'Trading Bots'],
+  ['/bots/new', 'Create Bot'],
+  ['/bots/bot-1', 'Bot'],
+  ['/bots/bot-1/versions/new', 'Create Version'],
+  ['/bots/bot-1/versions/v-1', 'Version'],
+  ['/bots/bot-1/versions/v-1/backtest-configs/new', 'Backtest Config'],
+  ['/bots/bot-1/versions/v-1/backtest-configs/c-1', 'Backtest Config'],
+  ['/backtest-runs/run-1', 'Backtest Run'],
+  ['/reports', 'Reports'],
+];
