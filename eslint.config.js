@@ -10,7 +10,7 @@ export default tseslint.config(
       '**/node_modules/**',
       'data/**',
       '.node/**',
-      '.tmp/**',
+      '**/.tmp/**',
       'bench/.tmp-*/**',
       'test-results/**',
       'playwright-report/**',

@@ -40,3 +40,8 @@ export function serverClock(): () => number {
   const offset = Number(process.env.BENCH_CLOCK_OFFSET);
   return () => Date.now() - offset;
 }
+
+/** In the child: exit when the parent goes (a bench that failed must not leave its server running). */
+export function exitWithParent(): void {
+  process.on('disconnect', () => process.exit(1));
+}

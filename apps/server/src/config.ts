@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync, chmodSync } from 'n
 import path from 'node:path';
 import { z } from 'zod';
 import type { SimMarket } from './brokers/sim/market-types';
+import { newsConfig, newsEnv, type NewsConfig } from './news/news-config';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
@@ -18,7 +19,28 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   SECRETS_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Set when a reverse proxy terminates TLS in front of the server: `true` (trust every hop), a hop
+   * count, or a comma-separated list of proxy addresses/CIDRs. Client IPs (login limits) then come from
+   * X-Forwarded-For, and HSTS is sent. Unset: the socket's address, no HSTS.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v): boolean | number | string => {
+      const t = v?.trim() ?? '';
+      if (t === '' || t === 'false') return false;
+      if (t === 'true') return true;
+      return /^\d+$/.test(t) ? Number(t) : t;
+    }),
+  /** Requests slower than this many milliseconds are logged at warn; faster ones only at debug. */
+  SLOW_REQUEST_MS: z.coerce.number().int().min(0).default(1000),
   WEB_DIST: z.string().optional(),
+  /** Serve the web build's source maps (`1`/`true`); off by default so the sources stay private. */
+  SERVE_SOURCE_MAPS: z
+    .string()
+    .optional()
+    .transform((v) => v === '1' || v?.toLowerCase() === 'true'),
   SIM_SEED: z.coerce.number().int().default(20240601),
   SIM_START: z
     .string()
@@ -41,6 +63,13 @@ const envSchema = z.object({
   CTRADER_HOST: z.string().default('demo'),
   CTRADER_AUTH_URL: z.string().default('https://id.ctrader.com/my/settings/openapi/grantingaccess/'),
   CTRADER_TOKEN_URL: z.string().default('https://openapi.ctrader.com/apps/token'),
+  ...newsEnv,
+  /** Jobs this process runs at once; 0 = it only enqueues (a web server beside `npm run worker`). */
+  JOB_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
+  /** How long a worker's hold on a running job lasts without renewal (it renews every third). */
+  JOB_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Days of M1 history an analysis instrument downloads when added. */
+  ANALYSIS_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(730),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -53,8 +82,13 @@ export interface AppConfig {
   jwtSecret: string;
   secretsKey: Buffer;
   logLevel: Env['LOG_LEVEL'];
+  slowRequestMs: number;
+  /** Fastify's trustProxy (TRUST_PROXY); anything but false also turns HSTS on. */
+  trustProxy: boolean | number | string;
   /** Folder of the built web app; unset or missing means the API runs alone. */
   webDist: string | undefined;
+  /** Whether the built web app's `.map` files are served. */
+  serveSourceMaps: boolean;
   simSeed: number;
   /** Tests and benchmarks only: the simulated broker's clock and market; production derives both from simSeed and the real clock. */
   simNow?: () => number;
@@ -72,12 +106,25 @@ export interface AppConfig {
     authUrl: string;
     tokenUrl: string;
   };
+  /** The job runner of this process (apps/server/src/jobs). */
+  jobs: {
+    workers: number;
+    leaseMs: number;
+    /** In-process runner: how often it looks for rows it was not told about (expired leases). */
+    pollMs: number;
+    /** pg-boss runner: how often it re-sends rows that wait without a live queue message. */
+    sweepMs: number;
+  };
+  /** Days of M1 history an analysis instrument downloads when added (two years by default). */
+  analysisHistoryDays: number;
   /** Where log lines go instead of stdout (tests capture them). */
   logStream?: { write(line: string): void };
   /** Login attempts allowed per IP and username in one minute. */
   loginAttemptsPerMinute: number;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** The news analyser's provider, time-out and limits (docs/news.md). */
+  news: NewsConfig;
 }
 
 /** Reads a secret kept in DATA_DIR, creating it once (0600) when it does not exist yet. */
@@ -109,7 +156,9 @@ export function loadConfig(
   }
   const e = parsed.data;
   const dataDir = path.resolve(overrides.dataDir ?? e.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  // The folder holds the database, keys and attachments: the server's user only (docs/security.md).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
   const jwtSecret =
     overrides.jwtSecret ?? e.JWT_SECRET ?? persistedSecret(dataDir, 'jwt-secret', 48).toString('base64');
   let secretsKey: Buffer;
@@ -127,7 +176,10 @@ export function loadConfig(
     jwtSecret,
     secretsKey,
     logLevel: e.LOG_LEVEL,
+    slowRequestMs: e.SLOW_REQUEST_MS,
+    trustProxy: e.TRUST_PROXY,
     webDist: e.WEB_DIST,
+    serveSourceMaps: e.SERVE_SOURCE_MAPS,
     simSeed: e.SIM_SEED,
     ...(e.SIM_START ? { simNow: replayClock(Date.parse(e.SIM_START)) } : {}),
     mt5BridgeUrl: e.MT5_BRIDGE_URL,
@@ -140,9 +192,17 @@ export function loadConfig(
       authUrl: e.CTRADER_AUTH_URL.trim(),
       tokenUrl: e.CTRADER_TOKEN_URL.trim(),
     },
+    jobs: {
+      workers: e.JOB_WORKERS,
+      leaseMs: e.JOB_LEASE_MS,
+      pollMs: 2000,
+      sweepMs: Math.max(1000, Math.min(15_000, e.JOB_LEASE_MS)),
+    },
+    analysisHistoryDays: e.ANALYSIS_HISTORY_DAYS,
     loginAttemptsPerMinute: 10,
-    accessTokenTtlSeconds: 60 * 60,
+    accessTokenTtlSeconds: 15 * 60,
     refreshTokenTtlSeconds: 7 * 24 * 60 * 60,
+    news: newsConfig(e),
     ...overrides,
   };
 }

@@ -2,11 +2,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { createLogDestination } from './lib/log-destination';
+import { armShutdownWatchdog } from './lib/watchdog';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** Graceful shutdown gets this long; then the watchdog thread ends the process (gone within 15 s). */
+const SHUTDOWN_LIMIT_MS = 14_000;
 
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, {});
+  const log = createLogDestination();
+  const config = loadConfig(process.env, { logStream: log });
   config.webDist ??= path.resolve(here, '../../web/dist');
   const { app } = await buildApp(config);
 
@@ -14,19 +19,22 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    armShutdownWatchdog(SHUTDOWN_LIMIT_MS);
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
+    let code = 0;
     try {
       await app.close();
-      process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');
-      process.exit(1);
+      code = 1;
     }
+    // The last lines get a moment to leave, never a blocking flush: the reader may be gone.
+    await log.drain(200);
+    process.exit(code);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common';
 import { profitProfile } from './win-rate';
 
 /** 'HH:MM:SS': hours 00-99, minutes and seconds 00-59. */
@@ -41,7 +42,7 @@ export const riskSettingsUpdate = z.object({
   max_open_positions: count.nullable(),
   enforce_cooldowns: z.boolean(),
   consecutive_loss_limit: count.nullable(),
-  cooldown_period: z.string().regex(COOLDOWN_PATTERN, RISK_SETTINGS_MESSAGES.cooldownFormat),
+  cooldown_period: text().regex(COOLDOWN_PATTERN, RISK_SETTINGS_MESSAGES.cooldownFormat),
   max_lot_size: z.number().finite().gt(0, 'Must be greater than 0.').max(1_000_000).nullable(),
   max_open_trades_same_symbol: count.nullable(),
 });
@@ -49,7 +50,7 @@ export type RiskSettingsUpdate = z.infer<typeof riskSettingsUpdate>;
 
 export const riskSettingsPatch = z.object({
   /** The account's default take-profit profile; null clears it. */
-  default_tp_profile_id: z.string().max(64).nullable(),
+  default_tp_profile_id: text().max(64).nullable(),
 });
 export type RiskSettingsPatch = z.infer<typeof riskSettingsPatch>;
 
@@ -63,5 +64,3 @@ export const riskSettings = riskSettingsUpdate.extend({
   default_tp_profile: profitProfile.nullable(),
 });
 export type RiskSettings = z.infer<typeof riskSettings>;
-
-export const accountParam = z.object({ account: z.string().min(1).max(64) });

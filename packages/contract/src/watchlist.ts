@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common';
 
 export const watchlistItem = z.object({
   id: z.string(),
@@ -10,8 +11,8 @@ export type WatchlistItem = z.infer<typeof watchlistItem>;
 
 /** Fields are optional in the schema so that the service can answer with the spec's own message. */
 export const watchlistCreate = z.object({
-  instrument: z.string().max(40).optional().nullable(),
-  exchange: z.string().max(40).optional().nullable(),
+  instrument: text().max(40).optional().nullable(),
+  exchange: text().max(40).optional().nullable(),
   is_global: z.boolean().optional(),
 });
 export type WatchlistCreate = z.infer<typeof watchlistCreate>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common';
 
 /* ---------- Profit profiles: GET/POST /api/accounts/profit-profiles/ ---------- */
 
@@ -22,7 +23,7 @@ export type ProfitProfile = z.infer<typeof profitProfile>;
  * (sizes positive and adding up to 100, R multiples positive).
  */
 export const profitProfileCreate = z.object({
-  name: z.string().max(100).optional().nullable(),
+  name: text().max(100).optional().nullable(),
   partial_targets: z.array(partialTarget).max(10, 'A profile has at most 10 targets.').optional().nullable(),
   is_default: z.boolean().optional(),
 });
@@ -72,7 +73,7 @@ export const scenarioInputs = z.object({
   growthGoal: finite.min(WIN_RATE_LIMITS.growthGoal.min).max(WIN_RATE_LIMITS.growthGoal.max),
   riskPerTrade: finite.min(WIN_RATE_LIMITS.riskPerTrade.min).max(WIN_RATE_LIMITS.riskPerTrade.max),
   numTrades: z.number().int().min(WIN_RATE_LIMITS.numTrades.min).max(WIN_RATE_LIMITS.numTrades.max),
-  profile: z.string().trim().min(1).max(50),
+  profile: text().trim().min(1).max(50),
   splits: scenarioSplits,
 });
 export type ScenarioInputs = z.infer<typeof scenarioInputs>;
@@ -87,7 +88,7 @@ export const scenario = z.object({
 export type Scenario = z.infer<typeof scenario>;
 
 export const scenarioCreate = z.object({
-  name: z.string().trim().min(1, 'A scenario needs a name.').max(100),
+  name: text().trim().min(1, 'A scenario needs a name.').max(100),
   inputs: scenarioInputs,
 });
 export type ScenarioCreate = z.infer<typeof scenarioCreate>;

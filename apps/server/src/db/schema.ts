@@ -2,11 +2,61 @@
  * Row types of every table. Booleans are stored as integers (0/1) and instants as ISO 8601 text,
  * so that one set of queries runs unchanged on SQLite and PostgreSQL.
  */
+import type {
+  BotsTable,
+  BotVersionsTable,
+  BacktestConfigsTable,
+  BacktestRunsTable,
+  CandleChunksTable,
+  JobsTable,
+  ChartSnapshotConfigsTable,
+  SnapshotTasksTable,
+  AnalysisInstrumentsTable,
+} from './schema-work';
+export type {
+  BotsTable,
+  BotVersionsTable,
+  BacktestConfigsTable,
+  BacktestRunsTable,
+  CandleChunksTable,
+  JobsTable,
+  ChartSnapshotConfigsTable,
+  SnapshotTasksTable,
+  AnalysisInstrumentsTable,
+} from './schema-work';
 export interface UsersTable {
   id: string;
   username: string;
+  /** Lower-cased username, unique (migration 0060). */
+  username_key: string | null;
   password_hash: string;
   is_staff: number;
+  created_at: string;
+}
+
+/** Login attempts per key in fixed one-minute windows (migration 0060). */
+export interface LoginAttemptsTable {
+  key: string;
+  window_start: number;
+  count: number;
+}
+
+/** Refresh tokens by SHA-256 hash, in rotation families (migration 0060). */
+export interface RefreshTokensTable {
+  id: string;
+  token_hash: string;
+  family_id: string;
+  user_id: string;
+  expires_at: number;
+  used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+/** One row once the first user exists; its primary key admits exactly one bootstrap (migration 0060). */
+export interface BootstrapMarkerTable {
+  id: string;
+  user_id: string | null;
   created_at: string;
 }
 
@@ -168,7 +218,8 @@ export interface TradesTable {
   symbol: string;
   direction: 'BUY' | 'SELL';
   order_type: 'MARKET' | 'LIMIT';
-  status: 'pending' | 'open' | 'closed' | 'cancelled';
+  /** 'submitting' from just before the order leaves until the broker answered (or a reconcile settled it). */
+  status: 'submitting' | 'pending' | 'open' | 'closed' | 'cancelled';
   volume: number;
   remaining_volume: number;
   limit_price: number | null;
@@ -222,6 +273,8 @@ export interface TradeRequestsTable {
   status_code: number | null;
   response: string | null;
   created_at: string;
+  /** SHA-256 of the request body the key came with (migration 0050); null on older rows. */
+  body_hash: string | null;
 }
 
 export interface TradeJournalsTable {
@@ -277,4 +330,16 @@ export interface Database {
   trade_journals: TradeJournalsTable;
   journal_attachments: JournalAttachmentsTable;
   history_sync_state: HistorySyncStateTable;
+  bots: BotsTable;
+  bot_versions: BotVersionsTable;
+  backtest_configs: BacktestConfigsTable;
+  backtest_runs: BacktestRunsTable;
+  candle_chunks: CandleChunksTable;
+  jobs: JobsTable;
+  chart_snapshot_configs: ChartSnapshotConfigsTable;
+  snapshot_tasks: SnapshotTasksTable;
+  analysis_instruments: AnalysisInstrumentsTable;
+  login_attempts: LoginAttemptsTable;
+  refresh_tokens: RefreshTokensTable;
+  bootstrap_marker: BootstrapMarkerTable;
 }

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import {
   CompiledQuery,
@@ -32,30 +33,38 @@ function bindable(v: unknown): unknown {
   return v;
 }
 
+/** A prepared statement and whether it returns rows, asked of SQLite once when it is prepared. */
+interface Prepared {
+  stmt: StatementSync;
+  returnsRows: boolean;
+}
+
 class NodeSqliteConnection implements DatabaseConnection {
-  readonly #cache = new Map<string, StatementSync>();
+  readonly #cache = new Map<string, Prepared>();
   constructor(readonly db: DatabaseSync) {}
 
-  #prepare(sql: string): StatementSync {
-    let stmt = this.#cache.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
+  #prepare(sql: string): Prepared {
+    let prepared = this.#cache.get(sql);
+    if (!prepared) {
+      const stmt = this.db.prepare(sql);
+      // columns() builds an array of column descriptions: once per statement, not once per query.
+      prepared = { stmt, returnsRows: stmt.columns().length > 0 };
       if (this.#cache.size > 500) this.#cache.delete(this.#cache.keys().next().value as string);
-      this.#cache.set(sql, stmt);
+      this.#cache.set(sql, prepared);
     }
-    return stmt;
+    return prepared;
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const stmt = this.#prepare(compiled.sql);
+    const { stmt, returnsRows } = this.#prepare(compiled.sql);
     const params = compiled.parameters.map(bindable) as never[];
-    if (stmt.columns().length > 0) return { rows: stmt.all(...params) as R[] };
+    if (returnsRows) return { rows: stmt.all(...params) as R[] };
     const { changes, lastInsertRowid } = stmt.run(...params);
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    const stmt = this.#prepare(compiled.sql);
+    const { stmt } = this.#prepare(compiled.sql);
     for (const row of stmt.iterate(...(compiled.parameters.map(bindable) as never[]))) {
       yield { rows: [row as R] };
     }
@@ -70,6 +79,13 @@ class NodeSqliteDriver implements Driver {
   constructor(private readonly file: string) {}
 
   async init(): Promise<void> {
+    // SQLite gives its -wal and -shm files the database file's permissions: create that 0600 first,
+    // and tighten files an older version left readable to others.
+    if (this.file !== ':memory:') {
+      closeSync(openSync(this.file, 'a', 0o600));
+      for (const f of [this.file, `${this.file}-wal`, `${this.file}-shm`])
+        if (existsSync(f)) chmodSync(f, 0o600);
+    }
     const db = new DatabaseSync(this.file);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');

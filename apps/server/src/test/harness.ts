@@ -8,6 +8,7 @@ import { buildApp, type BuiltApp } from '../app';
 import { loadConfig, type AppConfig } from '../config';
 import { usersService } from '../modules/users/users.service';
 import { schemaUrl, withPgSchema } from './pg-schema';
+import { auditDeclaredStatuses } from './status-audit';
 
 export interface DbTarget {
   name: 'sqlite' | 'postgres';
@@ -65,6 +66,7 @@ export async function createHarness(
     { dataDir, databaseUrl, logLevel: 'silent', webDist: undefined, ...overrides },
   );
   const built = await buildApp(config);
+  const undeclared = auditDeclaredStatuses(built.app);
   await built.app.ready();
 
   const h: Harness = {
@@ -93,6 +95,8 @@ export async function createHarness(
     },
     async close(opts = {}) {
       await built.app.close();
+      // Every answer the tests saw must be one the OpenAPI document declares for its route.
+      if (undeclared.size) throw new Error(`Undeclared response statuses: ${[...undeclared].join(', ')}`);
       if (opts.keepData) return;
       if (target.name === 'postgres' && target.url && schema) await withPgSchema(target.url, schema, 'drop');
       rmSync(dataDir, { recursive: true, force: true });

@@ -11,6 +11,8 @@ export async function withPgSchema(url: string, schema: string, action: 'create'
     await client.query(
       action === 'create' ? `create schema "${schema}"` : `drop schema if exists "${schema}" cascade`,
     );
+    // The job queue's own schema beside it (apps/server/src/jobs/boss-runner.ts).
+    if (action === 'drop') await client.query(`drop schema if exists "${schema}_pgboss" cascade`);
   } finally {
     await client.end();
   }

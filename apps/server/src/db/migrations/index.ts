@@ -9,6 +9,14 @@ import * as m0030 from './0030_trades';
 import * as m0031 from './0031_journals';
 import * as m0040 from './0040_history_sync';
 import * as m0041 from './0041_history_indexes';
+import * as m0070 from './0070_candle_chunks';
+import * as m0075 from './0075_chart_snapshot_configs';
+import * as m0076 from './0076_snapshot_tasks';
+import * as m0080 from './0080_jobs';
+import * as m0081 from './0081_analysis_instruments';
+import * as m0050 from './0050_trade_request_body';
+import * as m0060 from './0060_security';
+import * as m0090 from './0090_bots';
 
 /** Every migration, by a name that sorts in the order they must run. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +30,12 @@ export const migrations: Record<string, Migration> = {
   '0031_journals': m0031,
   '0040_history_sync': m0040,
   '0041_history_indexes': m0041,
+  '0070_candle_chunks': m0070,
+  '0075_chart_snapshot_configs': m0075,
+  '0076_snapshot_tasks': m0076,
+  '0080_jobs': m0080,
+  '0081_analysis_instruments': m0081,
+  '0050_trade_request_body': m0050,
+  '0060_security': m0060,
+  '0090_bots': m0090,
 };

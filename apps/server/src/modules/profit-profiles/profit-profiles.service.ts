@@ -6,17 +6,16 @@ import {
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
 import type { ProfitProfilesTable } from '../../db/schema';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { badRequest, conflict } from '../../lib/http-error';
 import { newId, nowIso } from '../../lib/ids';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { profitProfilesRepo } from './profit-profiles.repo';
 
 /** 33.3 + 33.3 + 33.4 is 100: float noise from typed percentages is not a wrong sum. */
 const SUM_TOLERANCE = 1e-6;
 
 export const nameKey = (name: string) => name.trim().toLowerCase();
-export const isUniqueViolation = (e: unknown) => /unique|duplicate key/i.test(String((e as Error)?.message));
-
 export function toProfitProfile(r: ProfitProfilesTable): ProfitProfile {
   return {
     id: r.id,

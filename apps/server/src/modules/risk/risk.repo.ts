@@ -8,13 +8,6 @@ export type RiskRuleFields = Omit<
 
 export function riskRepo(db: Db) {
   return {
-    ownedAccount: (userId: string, accountId: string) =>
-      db
-        .selectFrom('trading_accounts')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('id', '=', accountId)
-        .executeTakeFirst(),
     settings: (userId: string, accountId: string) =>
       db
         .selectFrom('risk_settings')

@@ -7,11 +7,13 @@ import {
   type RiskSettingsUpdate,
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
+import { accountsRepo } from '../accounts/accounts.repo';
 import type { RiskSettingsTable } from '../../db/schema';
 import { conflict, notFound } from '../../lib/http-error';
 import { nowIso } from '../../lib/ids';
-import type { AuthUser } from '../auth/tokens';
-import { isUniqueViolation, toProfitProfile } from '../profit-profiles/profit-profiles.service';
+import type { AuthUser } from '../../request-context';
+import { toProfitProfile } from '../profit-profiles/profit-profiles.service';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { profitProfilesRepo } from '../profit-profiles/profit-profiles.repo';
 import { riskRepo, type RiskRuleFields } from './risk.repo';
 
@@ -43,7 +45,7 @@ export function riskService(ctx: AppContext) {
   const profiles = profitProfilesRepo(ctx.db);
 
   async function ownAccount(user: AuthUser, accountId: string): Promise<void> {
-    if (!(await repo.ownedAccount(user.id, accountId))) throw notFound();
+    await accountsRepo(ctx.db).ownedOr404(user.id, accountId);
   }
 
   async function view(user: AuthUser, accountId: string): Promise<RiskSettings> {

@@ -219,7 +219,7 @@ describeEachDb('risk settings', (target) => {
       await get(alice.token, 'no-such-account'),
     ]) {
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ detail: 'Not found.' });
+      expect(res.json()).toEqual({ detail: 'Account not found.' });
     }
     const bobs = (await get(bob.token, bobAccount)).json();
     expect(bobs.risk_percent).toBe(settings.risk_percent);

@@ -4,8 +4,9 @@ import type { AppContext } from '../../context';
 import type { WinRateScenariosTable } from '../../db/schema';
 import { badRequest } from '../../lib/http-error';
 import { newId, nowIso } from '../../lib/ids';
-import type { AuthUser } from '../auth/tokens';
-import { isUniqueViolation, nameKey } from '../profit-profiles/profit-profiles.service';
+import type { AuthUser } from '../../request-context';
+import { nameKey } from '../profit-profiles/profit-profiles.service';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { scenariosRepo } from './scenarios.repo';
 
 const toScenario = (r: WinRateScenariosTable): Scenario => ({

@@ -1,9 +1,10 @@
 import { WATCHLIST_MESSAGES, type WatchlistCreate, type WatchlistItem } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
 import type { WatchlistItemsTable } from '../../db/schema';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/http-error';
 import { newId, nowIso } from '../../lib/ids';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { GLOBAL_SCOPE, watchlistRepo } from './watchlist.repo';
 
 const toItem = (r: WatchlistItemsTable): WatchlistItem => ({
@@ -12,8 +13,6 @@ const toItem = (r: WatchlistItemsTable): WatchlistItem => ({
   exchange: r.exchange,
   is_global: r.is_global === 1,
 });
-
-const isUniqueViolation = (e: unknown) => /unique|duplicate key/i.test(String((e as Error)?.message));
 
 export function watchlistService(ctx: AppContext) {
   const repo = watchlistRepo(ctx.db);
