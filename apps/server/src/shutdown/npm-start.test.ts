@@ -126,8 +126,9 @@ describe('shutdown as a process manager does it', () => {
                 lot_size: 0.01,
                 direction: 'BUY',
                 order_type: 'MARKET',
-                // 0.1 % of 10,000 USD over 100 pips is exactly the 0.01 lot sent: an order the server places.
-                risk_percent: 0.1,
+                // 0.15 % of the equity over 100 pips floors to the 0.01 lot sent for any equity from 6,667
+                // to 13,333 USD, so every order is placed, not only the first (commission lowers equity).
+                risk_percent: 0.15,
                 stop_loss_distance: 0.01,
                 rr_ratio: 2,
               });
@@ -172,7 +173,7 @@ describe('shutdown as a process manager does it', () => {
         }
       }
       // The data check means something only if trades were acknowledged while the server was stopped.
-      expect(acknowledged, 'trades acknowledged under load').toBeGreaterThan(0);
+      expect(acknowledged, 'trades acknowledged under load, at least one a run').toBeGreaterThanOrEqual(RUNS);
       console.info(
         `shutdown: ${RUNS} runs, exit after SIGTERM in ${Math.min(...exits)}–${Math.max(...exits)} ms, ${acknowledged} trades acknowledged`,
       );
