@@ -23,3 +23,5 @@ export * from './analysis';
 export * from './trade-request';
 export * from './symbols';
 export * from './reports';
+export * from './statements';
+export * from './live/live-orders';

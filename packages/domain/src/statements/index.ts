@@ -1,0 +1,3 @@
+export * from './statement-trades';
+export * from './statement-time';
+export * from './statement-symbols';
