@@ -195,7 +195,12 @@ function JournalForm({ tradeId, symbol, defaultAction, onClose, onSubmitted }: J
           label="Reason"
           withAsterisk
           value={reason}
-          onChange={(e) => setReason(e.currentTarget.value)}
+          onChange={(e) => {
+            const next = e.currentTarget.value;
+            setReason(next);
+            // The "reason required" error goes as soon as there is a reason; other errors stay.
+            if (next.trim()) setError((prev) => (prev === JOURNAL_MESSAGES.reasonRequired ? null : prev));
+          }}
           autosize
           minRows={2}
           data-autofocus
