@@ -15,3 +15,4 @@ export * from './news';
 export * from './candles';
 export * from './analysis';
 export * from './reports';
+export * from './account-summary';

@@ -25,3 +25,5 @@ export * from './symbols';
 export * from './reports';
 export * from './statements';
 export * from './live/live-orders';
+export * from './account-figures';
+export * from './candles/live-bar';
