@@ -4,6 +4,8 @@ import { z } from 'zod';
 import {
   accountCreate,
   accountDetails,
+  accountSummary,
+  accountSummaryQuery,
   accountUpdate,
   errorBody,
   mt5AccountDetails,
@@ -15,6 +17,7 @@ import { brokerRegistry } from '../../brokers/registry';
 import { simAccountsWithOpenWork } from '../../brokers/sim/sim-store';
 import { accountsRepo } from './accounts.repo';
 import { accountsService } from './accounts.service';
+import { accountSummaryService } from './account-summary.service';
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -33,6 +36,23 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
       schema: { tags, params: uuidParam, response: { 200: accountDetails, 404: errorBody, 502: errorBody } },
     },
     (request) => service.details(request.user, request.params.id),
+  );
+
+  const summaries = accountSummaryService(ctx);
+  r.get(
+    '/api/accounts/:id/summary/',
+    {
+      schema: {
+        tags,
+        description:
+          'The account strip: balance, equity, margin, free margin, margin level, open P/L and the P/L realised ' +
+          'today (the calendar day in `tz`, default UTC, that contains `as_of`, the broker clock).',
+        params: uuidParam,
+        querystring: accountSummaryQuery,
+        response: { 200: accountSummary, 400: errorBody, 404: errorBody, 502: errorBody },
+      },
+    },
+    (request) => summaries.summary(request.user, request.params.id, request.query.tz),
   );
 
   r.post(
