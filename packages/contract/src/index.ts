@@ -16,3 +16,4 @@ export * from './candles';
 export * from './analysis';
 export * from './reports';
 export * from './account-summary';
+export * from './pending-orders';

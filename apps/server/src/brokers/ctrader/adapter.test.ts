@@ -270,6 +270,8 @@ describe('cTrader adapter against the fake Open API server', () => {
         volume: 0.1,
         limit_price: 1.08,
         stop_loss: 1.078,
+        // Sent as a distance: the pending order shows the level it stands for.
+        take_profit: 1.083,
         client_order_id: 'lim-1',
       }),
     ]);

@@ -1,7 +1,14 @@
 import type { Deal, PendingOrder, Position } from '../types';
 import { digitsOf, nameOf, toLots } from './ct-symbols';
 import { iso, roundTo, sideOf, type CtState } from './ct-state';
-import { OrderType, TradeSide, type ProtoDeal, type ProtoOrder, type ProtoPosition } from './protocol';
+import {
+  OrderType,
+  PRICE_SCALE,
+  TradeSide,
+  type ProtoDeal,
+  type ProtoOrder,
+  type ProtoPosition,
+} from './protocol';
 import { money } from './protocol-normalise';
 
 /** Open API positions, orders and deals as the shapes of the broker interface. */
@@ -28,15 +35,25 @@ export function toPosition(st: CtState, p: ProtoPosition, pnl?: Map<number, numb
 export function toPendingOrder(st: CtState, o: ProtoOrder): PendingOrder {
   const digits = digitsOf(st, o.tradeData.symbolId);
   const cid = o.clientOrderId ?? o.tradeData.label;
+  const limit = roundTo(o.limitPrice ?? 0, digits);
+  // A pending order placed with relative SL/TP carries only the distance (in 1/100000 of a price
+  // unit) until it fills: the level is that far from the limit price, on the side the order trades.
+  const away = o.tradeData.tradeSide === TradeSide.SELL ? -1 : 1;
+  const level = (absolute: number | undefined, relative: number | undefined, sign: number) =>
+    absolute !== undefined
+      ? roundTo(absolute, digits)
+      : relative !== undefined
+        ? roundTo(limit + (sign * relative) / PRICE_SCALE, digits)
+        : null;
   return {
     order_id: String(o.orderId),
     symbol: nameOf(st, o.tradeData.symbolId),
     side: sideOf(o.tradeData.tradeSide),
     kind: o.orderType === OrderType.LIMIT ? 'LIMIT' : 'MARKET',
     volume: toLots(st, o.tradeData.symbolId, o.tradeData.volume),
-    limit_price: roundTo(o.limitPrice ?? 0, digits),
-    stop_loss: o.stopLoss !== undefined ? roundTo(o.stopLoss, digits) : null,
-    take_profit: o.takeProfit !== undefined ? roundTo(o.takeProfit, digits) : null,
+    limit_price: limit,
+    stop_loss: level(o.stopLoss, o.relativeStopLoss, -away),
+    take_profit: level(o.takeProfit, o.relativeTakeProfit, away),
     created_at: iso(o.tradeData.openTimestamp),
     ...(cid ? { client_order_id: cid } : {}),
   };

@@ -18,6 +18,7 @@ import {
 import type { AppContext } from '../../context';
 import { executeIdempotent } from './idempotency';
 import { atrFor } from './indicator';
+import { registerPendingOrderRoutes } from './pending-orders.routes';
 import { positionsService } from './positions.service';
 
 const indicatorQuery = z.object({ account_id: z.string().max(64).optional() });
@@ -96,6 +97,8 @@ export function registerTradeRoutes(app: FastifyInstance, ctx: AppContext): void
     },
     (request) => positions.updateTakeProfit(request.user, request.params.id, request.body?.take_profit),
   );
+
+  registerPendingOrderRoutes(app, ctx);
 
   r.get(
     '/api/get_indicator/:symbol/:timeframe/ATR',
