@@ -42,6 +42,7 @@ import { registerSnapshotRoutes } from './modules/snapshots/snapshots.routes';
 import { registerNewsRoutes } from './modules/news/news.routes';
 import { registerAnalysisRoutes } from './modules/analysis/analysis.routes';
 import { registerReportRoutes } from './modules/reports/reports.routes';
+import { registerStatementImportRoutes } from './modules/statement-import/statement-import.routes';
 import { startJobs } from './jobs';
 
 export const APP_VERSION = '0.1.0';
@@ -173,6 +174,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   registerNewsRoutes(app, ctx);
   registerAnalysisRoutes(app, ctx);
   registerReportRoutes(app, ctx);
+  registerStatementImportRoutes(app, ctx);
 
   registerSpa(app, config.webDist, config.serveSourceMaps);
   // After every module registered its job kinds: resumes the jobs a previous run left unfinished.

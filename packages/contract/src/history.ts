@@ -186,8 +186,8 @@ export const historyTrade = z.object({
   rr_ratio: z.number().nullable(),
   /** 'closed' or the trade's other status: open, pending, cancelled. */
   trade_status: tradeStatus,
-  /** 'app' when placed here, 'external' when opened in the broker's own terminal. */
-  source: z.enum(['app', 'external']),
+  /** 'app' when placed here, 'external' when opened in the broker's own terminal, 'import' from a statement. */
+  source: z.enum(['app', 'external', 'import']),
   is_external: z.boolean(),
   closed_at: z.string().nullable(),
   created_at: z.string(),

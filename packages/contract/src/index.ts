@@ -17,3 +17,4 @@ export * from './analysis';
 export * from './reports';
 export * from './account-summary';
 export * from './pending-orders';
+export * from './statement-import';

@@ -211,7 +211,8 @@ export interface TradesTable {
   id: string;
   user_id: string;
   account_id: string;
-  source: 'app' | 'external';
+  /** 'import': filed from a broker statement (modules/statement-import). */
+  source: 'app' | 'external' | 'import';
   client_order_id: string;
   order_id: string | null;
   position_id: string | null;

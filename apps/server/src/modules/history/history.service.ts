@@ -76,7 +76,7 @@ function toTrade(t: HistoryRow, orders: HistoryOrder[]): HistoryTrade {
     // An order on its way to the broker shows as pending until the broker answered.
     trade_status: t.status === 'submitting' ? 'pending' : t.status,
     source: t.source,
-    is_external: t.source === 'external',
+    is_external: t.source !== 'app',
     closed_at: t.closed_at,
     created_at: t.created_at,
     order_history: orders,
