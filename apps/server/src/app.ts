@@ -38,6 +38,7 @@ import { registerMt5Routes } from './modules/mt5/mt5.routes';
 import { registerScenarioRoutes } from './modules/scenarios/scenarios.routes';
 import { registerHistoryRoutes } from './modules/history/history.routes';
 import { registerBotsRoutes } from './modules/bots/bots.routes';
+import { registerLiveRunRoutes } from './modules/live-runs/live-runs.routes';
 import { registerSnapshotRoutes } from './modules/snapshots/snapshots.routes';
 import { registerNewsRoutes } from './modules/news/news.routes';
 import { registerAnalysisRoutes } from './modules/analysis/analysis.routes';
@@ -170,6 +171,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   registerMt5Routes(app, ctx);
   registerHistoryRoutes(app, ctx);
   registerBotsRoutes(app, ctx);
+  registerLiveRunRoutes(app, ctx);
   registerSnapshotRoutes(app, ctx);
   registerNewsRoutes(app, ctx);
   registerAnalysisRoutes(app, ctx);

@@ -24,6 +24,8 @@ export type {
   SnapshotTasksTable,
   AnalysisInstrumentsTable,
 } from './schema-work';
+import type { LiveRunLogsTable, LiveRunsTable, LiveRunTradesTable } from './schema-live-runs';
+export type { LiveRunLogsTable, LiveRunsTable, LiveRunTradesTable } from './schema-live-runs';
 export interface UsersTable {
   id: string;
   username: string;
@@ -335,6 +337,9 @@ export interface Database {
   bot_versions: BotVersionsTable;
   backtest_configs: BacktestConfigsTable;
   backtest_runs: BacktestRunsTable;
+  live_runs: LiveRunsTable;
+  live_run_logs: LiveRunLogsTable;
+  live_run_trades: LiveRunTradesTable;
   candle_chunks: CandleChunksTable;
   jobs: JobsTable;
   chart_snapshot_configs: ChartSnapshotConfigsTable;
