@@ -27,3 +27,6 @@ export * from './statements';
 export * from './live/live-orders';
 export * from './account-figures';
 export * from './candles/live-bar';
+export * from './market-state';
+export * from './win-rate-reach';
+export * from './trade-parts';
