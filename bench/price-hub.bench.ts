@@ -69,6 +69,7 @@ function syntheticMarket(inner: SimMarket, count: number, now: () => number, tic
     candles: (s, tf, a, b, n) => inner.candles(resolve(s)?.base ?? s, tf, a, b, n),
     convert: (amt, f, t, at) => inner.convert(amt, f, t, at),
     isOpen: (s, t) => inner.isOpen(resolve(s)?.base ?? s, t),
+    session: (s, t) => inner.session(resolve(s)?.base ?? s, t),
     subscribe(symbol, onQuote) {
       if (!resolve(symbol)) return inner.subscribe(symbol, onQuote);
       const key = symbol.toUpperCase();

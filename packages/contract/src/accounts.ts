@@ -74,6 +74,18 @@ export const mt5AccountDetails = z.object({
 });
 export type Mt5AccountDetails = z.infer<typeof mt5AccountDetails>;
 
+/**
+ * Whether the symbol's market is open now, as the broker's timetable says (the simulator knows it;
+ * other platforms may not, and then send nothing). Instants are UTC ISO-8601: while closed,
+ * `next_open` is when it opens again; while open, `next_close` is when it next closes (null: never).
+ */
+export const marketSession = z.object({
+  open: z.boolean(),
+  next_open: z.string().nullable(),
+  next_close: z.string().nullable(),
+});
+export type MarketSessionBody = z.infer<typeof marketSession>;
+
 export const symbolInfo = z.object({
   symbol: z.string(),
   description: z.string(),
@@ -86,6 +98,8 @@ export const symbolInfo = z.object({
   volume_min: z.number(),
   volume_step: z.number(),
   volume_max: z.number(),
+  /** The market's session now (`GET /trades/symbol-info/...` only, when the broker knows it). */
+  market: marketSession.optional(),
 });
 export type SymbolInfoBody = z.infer<typeof symbolInfo>;
 
@@ -94,7 +108,13 @@ export const symbolList = z.array(symbolInfo);
 export type SymbolList = z.infer<typeof symbolList>;
 
 /** One message of the `/ws/prices/{account}/{symbol}` stream. */
-export const priceMessage = z.object({ bid: z.number(), ask: z.number(), time: z.string() });
+export const priceMessage = z.object({
+  bid: z.number(),
+  ask: z.number(),
+  time: z.string(),
+  /** The market's session when the quote was sent; a message also comes when the market closes. */
+  market: marketSession.optional(),
+});
 export type PriceMessage = z.infer<typeof priceMessage>;
 
 /**

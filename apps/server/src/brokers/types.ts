@@ -54,6 +54,15 @@ export interface Quote {
   time: number;
 }
 
+/** Whether a market is open at an instant and when that next changes (epoch ms; null = never). */
+export interface MarketSession {
+  open: boolean;
+  /** While closed: the instant it opens again. */
+  nextOpen: number | null;
+  /** While open: the first closed instant ahead, or null for a market that never closes. */
+  nextClose: number | null;
+}
+
 export interface Candle {
   /** Open time, epoch milliseconds (UTC). */
   time: number;
@@ -200,6 +209,11 @@ export interface BrokerAdapter {
   symbolInfo(symbol: string): Promise<SymbolInfo>;
   /** Latest quote, if one is known. */
   quote(symbol: string): Promise<Quote>;
+  /**
+   * The symbol's trading session now, for a broker that knows its timetable (the simulator). Absent
+   * or null when the platform does not say; the price feed's staleness then tells a closed market.
+   */
+  marketSession?(symbol: string): MarketSession | null;
   /** Calls `onQuote` with the latest known quote and then on every tick of `symbol`, until the returned function is called. */
   subscribeQuotes(symbol: string, onQuote: (q: Quote) => void): () => void;
   candles(symbol: string, timeframe: Timeframe, fromMs: number, toMs: number): Promise<Candle[]>;

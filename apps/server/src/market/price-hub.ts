@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { perApp } from '../lib/per-app';
-import type { Quote } from '../brokers/types';
+import type { MarketSession, Quote } from '../brokers/types';
 
 /** What the hub needs of a WebSocket (the `ws` socket fits as it is). */
 export interface PriceSink {
@@ -12,7 +12,7 @@ export interface PriceSink {
 }
 
 /** Starts the upstream quote subscription of a topic; returns the function that stops it. */
-export type Upstream = (onQuote: (q: Quote) => void) => () => void;
+export type Upstream = (onQuote: (q: Quote, market?: MarketSession | null) => void) => () => void;
 
 export interface PriceHubOptions {
   /**
@@ -58,9 +58,17 @@ export interface PriceHub {
 
 const OPEN = 1;
 
-/** The wire form of a tick: `{bid, ask, time}` with an ISO time, serialised once for every watcher. */
-export const priceMessage = (q: Quote): string =>
-  `{"bid":${q.bid},"ask":${q.ask},"time":"${new Date(q.time).toISOString()}"}`;
+const isoOrNull = (ms: number | null): string => (ms === null ? 'null' : `"${new Date(ms).toISOString()}"`);
+
+/**
+ * The wire form of a tick: `{bid, ask, time}` with an ISO time, plus the market's session when the
+ * broker knows it; serialised once for every watcher.
+ */
+export const priceMessage = (q: Quote, market?: MarketSession | null): string => {
+  const head = `{"bid":${q.bid},"ask":${q.ask},"time":"${new Date(q.time).toISOString()}"`;
+  if (!market) return `${head}}`;
+  return `${head},"market":{"open":${market.open},"next_open":${isoOrNull(market.nextOpen)},"next_close":${isoOrNull(market.nextClose)}}}`;
+};
 
 /**
  * Fans quotes out to WebSocket clients: one upstream subscription per account and symbol however many
@@ -101,8 +109,8 @@ export function createPriceHub(opts: PriceHubOptions = {}): PriceHub {
         const t: Topic = { accountId, watchers: new Set(), stop: () => undefined };
         topics.set(key, t);
         try {
-          t.stop = upstream((q) => {
-            const msg = priceMessage(q);
+          t.stop = upstream((q, market) => {
+            const msg = priceMessage(q, market);
             t.last = msg;
             for (const w of t.watchers) sendTo(w, msg);
           });

@@ -1,4 +1,4 @@
-import type { Candle, Quote, SymbolInfo, Timeframe } from '../types';
+import type { Candle, MarketSession, Quote, SymbolInfo, Timeframe } from '../types';
 
 /** Static description of a simulated instrument. */
 export interface SimSymbolSpec extends SymbolInfo {
@@ -34,6 +34,8 @@ export interface SimMarket {
   convert(amount: number, from: string, to: string, timeMs: number): number;
   /** Is the symbol's market open at this instant? */
   isOpen(symbol: string, timeMs: number): boolean;
+  /** Open or closed at this instant, and when that next changes (from the symbol's weekly timetable). */
+  session(symbol: string, timeMs: number): MarketSession;
   /** Live ticks: calls `onQuote` several times a second while subscribed and the market is open. */
   subscribe(symbol: string, onQuote: (q: Quote) => void): () => void;
 }

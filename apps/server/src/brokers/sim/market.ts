@@ -127,6 +127,7 @@ export function createSimMarket(opts: SimMarketOptions): SimMarketExt {
     },
     convert: (amount, from, to, timeMs) => rates.convert(amount, from, to, instant(timeMs)),
     isOpen: (symbol, timeMs) => pricer(symbol).table.isOpen(instant(timeMs)),
+    session: (symbol, timeMs) => pricer(symbol).table.state(instant(timeMs)),
     subscribe: (symbol, onQuote) => {
       const key = pricer(symbol).def.symbol;
       let feed = feeds.get(key);

@@ -1,3 +1,4 @@
+import type { MarketSession } from '../types';
 import type { SessionProfile } from './symbols';
 
 /**
@@ -129,6 +130,8 @@ export class SessionTable {
   private readonly nextOpen = new Int32Array(SLOTS_PER_WEEK);
   /** Last open slot at or before s (may be negative, i.e. previous week). */
   private readonly prevOpen = new Int32Array(SLOTS_PER_WEEK);
+  /** First closed slot at or after s (may be next week); -1 everywhere when the market never closes. */
+  private readonly nextClosed = new Int32Array(SLOTS_PER_WEEK);
   private readonly weekAct: number;
   private readonly weekVar: number;
   /** Variance-time units per year: tau() is in years of "average" variance. */
@@ -186,6 +189,13 @@ export class SessionTable {
       if (this.open[s]) prev = s;
       this.prevOpen[s] = prev;
     }
+    let firstClosed = -1;
+    for (let s = 0; s < SLOTS_PER_WEEK && firstClosed < 0; s++) if (!this.open[s]) firstClosed = s;
+    let nextClosed = firstClosed < 0 ? -1 : firstClosed + SLOTS_PER_WEEK;
+    for (let s = SLOTS_PER_WEEK - 1; s >= 0; s--) {
+      if (firstClosed >= 0 && !this.open[s]) nextClosed = s;
+      this.nextClosed[s] = nextClosed;
+    }
   }
 
   /** Variance time at t (years of average activity); constant while closed, jumps at a reopening. */
@@ -230,6 +240,17 @@ export class SessionTable {
     const s = this.slot(t);
     if (this.open[s]) return t;
     return weekStartOf(t) + this.nextOpen[s]! * SLOT_MS;
+  }
+
+  /**
+   * The market's state at t and its next change: while open, when it closes (null: it never does);
+   * while closed, when it opens again. The one answer behind "is it open" on every screen.
+   */
+  state(t: number): MarketSession {
+    const s = this.slot(t);
+    if (!this.open[s]) return { open: false, nextOpen: this.nextOpenAtOrAfter(t), nextClose: null };
+    const closed = this.nextClosed[s]!;
+    return { open: true, nextOpen: null, nextClose: closed < 0 ? null : weekStartOf(t) + closed * SLOT_MS };
   }
 
   /** t itself when open, otherwise the instant the market closed (the first closed instant). */

@@ -3,7 +3,13 @@ import { toSymbolInfo } from './sim-mapping';
 import { specOf, type SimState } from './sim-state';
 
 /** Symbols, quotes and candles of the SIM broker, straight from the simulated market. */
-type QuoteMethods = Pick<BrokerAdapter, 'symbols' | 'symbolInfo' | 'quote' | 'subscribeQuotes' | 'candles'>;
+type QuoteMethods = Pick<
+  BrokerAdapter,
+  'symbols' | 'symbolInfo' | 'quote' | 'subscribeQuotes' | 'candles' | 'marketSession'
+>;
+
+/** setTimeout's ceiling (about 24.8 days); a longer wait is taken in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function simQuotes(st: SimState): QuoteMethods {
   const { market, now } = st;
@@ -25,11 +31,38 @@ export function simQuotes(st: SimState): QuoteMethods {
       queueMicrotask(() => {
         if (active) onQuote(market.quoteAt(symbol, now()));
       });
-      const stop = market.subscribe(symbol, onQuote);
+      // No tick comes while closed, so the close itself is announced with one more (the last) quote:
+      // a watcher learns the market closed at that moment instead of guessing from silence.
+      let closeTimer: NodeJS.Timeout | undefined;
+      const armClose = () => {
+        const { nextClose } = market.session(symbol, now());
+        if (nextClose === null || !active) return;
+        closeTimer = setTimeout(
+          () => {
+            closeTimer = undefined;
+            if (!active) return;
+            if (!market.isOpen(symbol, now())) onQuote(market.quoteAt(symbol, now()));
+            armClose();
+          },
+          Math.min(MAX_TIMER_MS, Math.max(0, nextClose - now()) + 5),
+        );
+        closeTimer.unref?.();
+      };
+      armClose();
+      const stop = market.subscribe(symbol, (q) => {
+        // The first tick after a reopening arms the timer for the next close.
+        if (!closeTimer) armClose();
+        onQuote(q);
+      });
       return () => {
         active = false;
+        clearTimeout(closeTimer);
         stop();
       };
+    },
+    marketSession(symbol) {
+      specOf(st, symbol);
+      return market.session(symbol, now());
     },
     async candles(symbol, timeframe, fromMs, toMs) {
       specOf(st, symbol);

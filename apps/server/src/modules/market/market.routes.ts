@@ -6,13 +6,14 @@ import {
   accountSymbolParams,
   errorBody,
   symbolInfo,
+  type MarketSessionBody,
   symbolList,
   WS_CLOSE,
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
 import { brokerRegistry } from '../../brokers/registry';
 import { knownErrorToHttp } from '../../lib/error-status';
-import { BrokerError, type BrokerAdapter, type SymbolInfo } from '../../brokers/types';
+import { BrokerError, type BrokerAdapter, type MarketSession, type SymbolInfo } from '../../brokers/types';
 import { HttpError, notFound } from '../../lib/http-error';
 import { priceHub } from '../../market/price-hub';
 import { accountsService } from '../accounts/accounts.service';
@@ -27,6 +28,13 @@ async function findSymbol(adapter: BrokerAdapter, symbol: string): Promise<Symbo
     return adapter.symbolInfo(symbol.toUpperCase());
   }
 }
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const sessionBody = (m: MarketSession): MarketSessionBody => ({
+  open: m.open,
+  next_open: iso(m.nextOpen),
+  next_close: iso(m.nextClose),
+});
 
 /** How long a socket without `?token=` may take to send `{"token": "..."}`. */
 const AUTH_WAIT_MS = 10_000;
@@ -69,7 +77,9 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
       const row = await accounts.owned(request.user, request.params.account);
       return brokers.use(row, async (adapter) => {
         try {
-          return await findSymbol(adapter, request.params.symbol);
+          const info = await findSymbol(adapter, request.params.symbol);
+          const session = adapter.marketSession?.(info.symbol);
+          return session ? { ...info, market: sessionBody(session) } : info;
         } catch (e) {
           if (e instanceof BrokerError && e.kind === 'not_found')
             throw notFound(`Unknown symbol: ${request.params.symbol}.`);
@@ -113,7 +123,9 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
           unwatch = priceHub(ctx).watch(
             row.id,
             info.symbol,
-            (onQuote) => adapter.subscribeQuotes(info.symbol, onQuote),
+            // Every message says whether the market is open, from the broker's timetable when it has one.
+            (onQuote) =>
+              adapter.subscribeQuotes(info.symbol, (q) => onQuote(q, adapter.marketSession?.(info.symbol))),
             socket,
           );
         } catch (e) {

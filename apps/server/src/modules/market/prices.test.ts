@@ -23,6 +23,7 @@ function countingMarket(inner: SimMarket) {
     candles: (s, tf, a, b, n) => inner.candles(s, tf, a, b, n),
     convert: (amt, f, to, t) => inner.convert(amt, f, to, t),
     isOpen: (s, t) => inner.isOpen(s, t),
+    session: (s, t) => inner.session(s, t),
     subscribe(symbol, onQuote) {
       live.set(symbol, (live.get(symbol) ?? 0) + 1);
       const stop = inner.subscribe(symbol, onQuote);
@@ -104,7 +105,9 @@ describeEachDb('price stream', (target) => {
     const first = await c.next();
     const second = await c.next();
     for (const m of [first, second]) {
-      expect(Object.keys(m).sort()).toEqual(['ask', 'bid', 'time']);
+      // The simulator knows its timetable, so every message also says the market is open (a Wednesday).
+      expect(Object.keys(m).sort()).toEqual(['ask', 'bid', 'market', 'time']);
+      expect(m.market).toMatchObject({ open: true, next_open: null });
       expect(m.ask as number).toBeGreaterThan(m.bid as number);
       expect(new Date(m.time as string).toISOString()).toBe(m.time);
     }
@@ -196,7 +199,13 @@ describeEachDb('price stream while the market is closed', (target) => {
     const c = connect(`ws://127.0.0.1:${port}/ws/prices/${account}/EURUSD?token=${token}`);
     const first = await c.next();
     const friday = createSimMarket({ seed: h.config.simSeed }).quoteAt('EURUSD', SATURDAY);
-    expect(first).toEqual({ bid: friday.bid, ask: friday.ask, time: new Date(friday.time).toISOString() });
+    expect(first).toEqual({
+      bid: friday.bid,
+      ask: friday.ask,
+      time: new Date(friday.time).toISOString(),
+      // ... and says the market is closed until Sunday 22:00 UTC.
+      market: { open: false, next_open: '2026-01-11T22:00:00.000Z', next_close: null },
+    });
     c.ws.close();
     await c.closed;
   });
