@@ -18,3 +18,4 @@ export * from './reports';
 export * from './account-summary';
 export * from './pending-orders';
 export * from './statement-import';
+export * from './live-runs';

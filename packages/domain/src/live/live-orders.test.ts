@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { decodeOrders, lastClosedBarOpen, liveEntryRequest, nextBarClose, percentile } from './live-orders';
+
+const NAN = Number.NaN;
+const entry = (over: Partial<Parameters<typeof liveEntryRequest>[0]> = {}) => ({
+  type: 'entry' as const,
+  direction: 'BUY' as const,
+  kind: 0,
+  price: NAN,
+  sl: NAN,
+  tp: NAN,
+  tpR: NAN,
+  slDistance: NAN,
+  risk: NAN,
+  tag: null,
+  ...over,
+});
+const QUOTE = { bid: 1.1, ask: 1.1002 };
+
+describe('live bars', () => {
+  it('names the bar that just closed', () => {
+    const H1 = 3_600_000;
+    const t = Date.parse('2026-01-07T10:00:00Z');
+    expect(lastClosedBarOpen(t, H1)).toBe(Date.parse('2026-01-07T09:00:00Z'));
+    expect(lastClosedBarOpen(t + 1, H1)).toBe(Date.parse('2026-01-07T09:00:00Z'));
+    expect(lastClosedBarOpen(t - 1, H1)).toBe(Date.parse('2026-01-07T08:00:00Z'));
+    expect(nextBarClose(t, H1)).toBe(Date.parse('2026-01-07T11:00:00Z'));
+    expect(nextBarClose(t - 1, H1)).toBe(t);
+  });
+  it('the closed bar ends at or before now and the next close is after it', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4e12 }),
+        fc.constantFrom(60_000, 300_000, 3_600_000, 86_400_000),
+        (now, bar) => {
+          const open = lastClosedBarOpen(now, bar);
+          expect(open + bar).toBeLessThanOrEqual(now);
+          expect(open + 2 * bar).toBeGreaterThan(now);
+          expect(nextBarClose(now, bar) - now).toBeGreaterThan(0);
+          expect(nextBarClose(now, bar) - now).toBeLessThanOrEqual(bar);
+        },
+      ),
+    );
+  });
+});
+
+describe('live orders', () => {
+  it('decodes the packed orders of ctx.buy/sell/close/set_stop/set_target with their tags', () => {
+    const packed = [
+      [0, 0, 0, 0, 0, 0, 0, 0],
+      [1, 0, NAN, NAN, NAN, 2, 0.002, NAN],
+      [-1, 1, 1.2, 1.21, 1.18, NAN, NAN, 1],
+      [2, 0, 0, 1.09, 0, 0, 0, 0],
+      [3, 0, 0, 0, 1.15, 0, 0, 0],
+    ].flat();
+    expect(decodeOrders(packed, [null, 'breakout', null, null, null])).toEqual([
+      { type: 'close' },
+      entry({ tpR: 2, slDistance: 0.002, tag: 'breakout' }),
+      entry({ direction: 'SELL', kind: 1, price: 1.2, sl: 1.21, tp: 1.18, risk: 1 }),
+      { type: 'set_stop', price: 1.09 },
+      { type: 'set_target', price: 1.15 },
+    ]);
+  });
+
+  it('turns an entry into a trade request at the quote', () => {
+    expect(liveEntryRequest(entry({ slDistance: 0.002, tpR: 2 }), QUOTE, 0.5)).toEqual({
+      ok: true,
+      request: {
+        direction: 'BUY',
+        order_type: 'MARKET',
+        stop_loss_distance: 0.002,
+        rr_ratio: 2,
+        risk_percent: 0.5,
+      },
+    });
+    // A stop price: the distance from the bid for a sell; a target price stays a price; risk as asked.
+    const sell = liveEntryRequest(entry({ direction: 'SELL', sl: 1.103, tp: 1.09, risk: 1 }), QUOTE, 0.5);
+    expect(sell.ok && sell.request.stop_loss_distance).toBeCloseTo(0.003, 12);
+    expect(sell.ok && sell.request).toMatchObject({
+      take_profit: 1.09,
+      risk_percent: 1,
+      order_type: 'MARKET',
+    });
+    // A limit measures from its own price.
+    const limit = liveEntryRequest(entry({ kind: 1, price: 1.095, sl: 1.093 }), QUOTE, 0.5);
+    expect(limit.ok && limit.request).toMatchObject({ order_type: 'LIMIT', limit_price: 1.095 });
+    expect(limit.ok && limit.request.stop_loss_distance).toBeCloseTo(0.002, 12);
+  });
+
+  it('refuses entries it cannot size or place, with the reason', () => {
+    expect(liveEntryRequest(entry(), QUOTE, 0.5)).toEqual({
+      ok: false,
+      reason: 'buy() and sell() need sl or sl_distance: positions are sized by risk',
+    });
+    expect(liveEntryRequest(entry({ sl: 1.2 }), QUOTE, 0.5)).toEqual({
+      ok: false,
+      reason: 'the stop loss 1.2 is on the wrong side of the entry price 1.1002',
+    });
+    expect(liveEntryRequest(entry({ slDistance: 0.002, tp: 1.0 }), QUOTE, 0.5).ok).toBe(false);
+    expect(liveEntryRequest(entry({ kind: 2, price: 1.2, slDistance: 0.002 }), QUOTE, 0.5).ok).toBe(false);
+  });
+});
+
+describe('percentile', () => {
+  it('nearest rank', () => {
+    expect(percentile([5, 1, 3, 2, 4], 50)).toBe(3);
+    expect(percentile([5, 1, 3, 2, 4], 99)).toBe(5);
+    expect(percentile([7], 1)).toBe(7);
+    expect(percentile([], 50)).toBeNaN();
+    expect(
+      percentile(
+        Array.from({ length: 100 }, (_, i) => i + 1),
+        99,
+      ),
+    ).toBe(99);
+  });
+});
