@@ -46,7 +46,7 @@ let bootSnapshot: Uint8Array | undefined;
 
 const pyodideDir = () => path.dirname(createRequire(import.meta.url).resolve('pyodide/package.json'));
 
-function residentMb(pid: number): number {
+export function residentMb(pid: number): number {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : 0;
@@ -55,7 +55,7 @@ function residentMb(pid: number): number {
   }
 }
 
-function failure(message: string, limits: SandboxLimits): string {
+export function failure(message: string, limits: SandboxLimits): string {
   const [head, ...rest] = message.split('\n');
   if (head === 'MEMORY_LIMIT')
     return `Strategy exceeded the memory limit of ${limits.memoryMb} MB.\n${rest.join('\n')}`;
@@ -63,23 +63,18 @@ function failure(message: string, limits: SandboxLimits): string {
   return message;
 }
 
-export async function runInSandbox(
-  request: Omit<RunRequest, 'type'>,
-  options: {
-    limits?: Partial<SandboxLimits>;
-    onProgress?: (fraction: number) => void;
-    seed?: number;
-    /** Stops the run (server shutdown): the process is killed and the outcome is a failure. */
-    signal?: AbortSignal;
-  } = {},
-): Promise<SandboxOutcome> {
-  const limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
+/**
+ * Starts one sandbox process (read access to Pyodide's folder and the worker bundle only, an empty
+ * environment) and sends it the boot snapshot; keeps the first snapshot a sandbox reports. Shared by
+ * backtests (runInSandbox) and live runs (live-host.ts).
+ */
+export async function spawnSandbox(limits: SandboxLimits, seed = 1) {
   const entry = await workerEntry();
   const dir = pyodideDir();
   const contextLimits = {
     wasmMemoryBytes: Math.floor(limits.memoryMb * 0.8 * 2 ** 20),
     outputBytes: limits.outputBytes,
-    seed: options.seed ?? 1,
+    seed,
   };
   const child = spawn(
     process.execPath,
@@ -105,6 +100,29 @@ export async function runInSandbox(
   child.stderr?.on('data', (d: Buffer) => {
     if (stderr.length < 4096) stderr += d.toString();
   });
+  child.on('message', (m: WorkerMessage) => {
+    if (m.type === 'snapshot' && !bootSnapshot && ArrayBuffer.isView(m.bytes))
+      bootSnapshot = new Uint8Array(m.bytes);
+  });
+  return { child, stderr: () => stderr };
+}
+
+/** Whether a sandbox's stderr shows it ran out of memory. */
+export const outOfMemory = (stderr: string) =>
+  /heap out of memory|Out of memory|RangeError: Array buffer allocation failed/i.test(stderr);
+
+export async function runInSandbox(
+  request: Omit<RunRequest, 'type'>,
+  options: {
+    limits?: Partial<SandboxLimits>;
+    onProgress?: (fraction: number) => void;
+    seed?: number;
+    /** Stops the run (server shutdown): the process is killed and the outcome is a failure. */
+    signal?: AbortSignal;
+  } = {},
+): Promise<SandboxOutcome> {
+  const limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
+  const { child, stderr } = await spawnSandbox(limits, options.seed ?? 1);
 
   return await new Promise<SandboxOutcome>((resolve) => {
     let settled = false;
@@ -140,9 +158,7 @@ export async function runInSandbox(
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort);
     child.on('message', (m: WorkerMessage) => {
-      if (m.type === 'snapshot') {
-        if (!bootSnapshot && ArrayBuffer.isView(m.bytes)) bootSnapshot = new Uint8Array(m.bytes);
-      } else if (m.type === 'ready') {
+      if (m.type === 'ready') {
         startupMs = Number(m.startupMs);
         isolation = m.isolation;
         child.send({ type: 'run', ...request } satisfies RunRequest);
@@ -161,10 +177,9 @@ export async function runInSandbox(
         finish({ ok: false, error: failure(String(m.message), limits), output: String(m.output) });
     });
     child.on('exit', (code, signal) => {
-      const oom = /heap out of memory|Out of memory|RangeError: Array buffer allocation failed/i.test(stderr);
       finish({
         ok: false,
-        error: oom
+        error: outOfMemory(stderr())
           ? `Strategy exceeded the memory limit of ${limits.memoryMb} MB.`
           : `The strategy process stopped unexpectedly (${signal ?? `exit code ${code}`}).`,
         output: '',

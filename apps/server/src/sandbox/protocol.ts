@@ -20,8 +20,38 @@ export interface InitMessage {
   snapshot?: Uint8Array;
 }
 
+/** Live mode: loads the strategy once; the process then serves one `live-step` per closed bar. */
+export interface LiveLoadRequest {
+  type: 'live-load';
+  code: string;
+  paramsJson: string;
+}
+
+/** The run's position on `symbol` as the strategy sees it (`ctx.position`), side 0 when flat. */
+export interface LivePosition {
+  side: number;
+  entryPrice: number;
+  volume: number;
+  sl: number;
+  tp: number;
+  entryIndex: number;
+}
+
+export interface LiveStepRequest {
+  type: 'live-step';
+  symbol: string;
+  /** The closed bars up to the one just closed (the last). */
+  bars: SandboxBars;
+  position: LivePosition;
+  balance: number;
+}
+
+export type LiveRequest = LiveLoadRequest | LiveStepRequest;
+
 export type WorkerMessage =
   | { type: 'snapshot'; bytes: Uint8Array }
+  | { type: 'live-loaded'; style: string; indicators: string[] }
+  | { type: 'live-orders'; orders: Float64Array; tags: Array<string | null>; output: string; stepMs: number }
   | { type: 'ready'; startupMs: number; isolation: SandboxIsolation }
   | { type: 'progress'; fraction: number }
   | { type: 'done'; result: BacktestResult; output: string; runMs: number; phases: RunPhases }

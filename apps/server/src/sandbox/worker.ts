@@ -14,7 +14,7 @@ import {
   type SignalArrays,
 } from '@tradedesk/domain';
 import { loadPyodideInContext } from './pyodide-context';
-import type { InitMessage, RunRequest, WorkerMessage } from './protocol';
+import type { InitMessage, LiveRequest, RunRequest, WorkerMessage } from './protocol';
 import runtimeSource from './python/runtime.py';
 
 const [pyodideDir, limitsJson] = process.argv.slice(2);
@@ -199,7 +199,48 @@ function run(req: RunRequest): WorkerMessage {
   }
 }
 
-process.on('message', (m: RunRequest) => {
+/** Live mode (bot live runs): the indicators the loaded strategy asked for. */
+let liveSpecs: string[] = [];
+
+function failedMessage(e: unknown): WorkerMessage {
+  const known =
+    e instanceof StrategyFailure || e instanceof StrategyOrderError || e instanceof IndicatorRequestError;
+  let message = known
+    ? (e as Error).message
+    : `The strategy runtime failed: ${String((e as Error)?.message ?? e)}`;
+  if (api.memoryRefused()) message = `MEMORY_LIMIT\n${message}`;
+  if (api.outputExceeded()) message = `OUTPUT_LIMIT\n${message}`;
+  return { type: 'failed', message, output };
+}
+
+function live(req: LiveRequest): WorkerMessage {
+  output = '';
+  try {
+    if (req.type === 'live-load') {
+      const head = checked(fn('load')(req.code, req.paramsJson));
+      const colon = head.indexOf(':');
+      liveSpecs = (JSON.parse(head.slice(colon + 1)) as unknown[]).map(String);
+      return { type: 'live-loaded', style: head.slice(0, colon), indicators: liveSpecs };
+    }
+    const t0 = performance.now();
+    const ind: Record<string, Float64Array> = {};
+    for (const spec of liveSpecs) ind[spec] = computeIndicator(spec, req.bars);
+    const { time, open, high, low, close, volume } = req.bars;
+    fn('live_set_data')(req.symbol, toContext({ time, open, high, low, close, volume }), toContext(ind));
+    const p = req.position;
+    checked(
+      fn('live_step')(req.symbol, p.side, p.entryPrice, p.volume, p.sl, p.tp, p.entryIndex, req.balance),
+    );
+    const taken = (fn('live_take')(req.symbol) as { toJs: () => unknown[] }).toJs();
+    const tags = (JSON.parse(String(taken[1])) as unknown[]).map((t) => (typeof t === 'string' ? t : null));
+    return { type: 'live-orders', orders: floatsOf(taken[0]), tags, output, stepMs: performance.now() - t0 };
+  } catch (e) {
+    return failedMessage(e);
+  }
+}
+
+process.on('message', (m: RunRequest | LiveRequest) => {
   if (m?.type === 'run') send(run(m));
+  else if (m?.type === 'live-load' || m?.type === 'live-step') send(live(m));
 });
 process.on('disconnect', () => process.exit(0));
