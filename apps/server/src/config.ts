@@ -68,6 +68,8 @@ const envSchema = z.object({
   JOB_WORKERS: z.coerce.number().int().min(0).max(64).default(2),
   /** How long a worker's hold on a running job lasts without renewal (it renews every third). */
   JOB_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Bot live runs: how long the broker may be unreachable before a run stops itself (seconds). */
+  LIVE_RUN_BROKER_DOWN_S: z.coerce.number().int().min(1).default(300),
   /** Days of M1 history an analysis instrument downloads when added. */
   ANALYSIS_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(730),
 });
@@ -117,6 +119,19 @@ export interface AppConfig {
   };
   /** Days of M1 history an analysis instrument downloads when added (two years by default). */
   analysisHistoryDays: number;
+  /** Bot live runs (modules/live-runs). */
+  liveRuns: {
+    /** Longest wait between two looks at the clock (bars are also awaited to their exact close). */
+    pollMs: number;
+    /** How often a running run writes its heartbeat and renews its lease. */
+    heartbeatMs: number;
+    /** A run whose lease is older than this is taken over by another server process. */
+    leaseMs: number;
+    /** The broker may be unreachable this long before the run stops itself. */
+    brokerDownMs: number;
+    /** Closed bars handed to the strategy at each bar (its indicators' history). */
+    historyBars: number;
+  };
   /** Where log lines go instead of stdout (tests capture them). */
   logStream?: { write(line: string): void };
   /** Login attempts allowed per IP and username in one minute. */
@@ -199,6 +214,13 @@ export function loadConfig(
       sweepMs: Math.max(1000, Math.min(15_000, e.JOB_LEASE_MS)),
     },
     analysisHistoryDays: e.ANALYSIS_HISTORY_DAYS,
+    liveRuns: {
+      pollMs: 1000,
+      heartbeatMs: 5000,
+      leaseMs: 30_000,
+      brokerDownMs: e.LIVE_RUN_BROKER_DOWN_S * 1000,
+      historyBars: 500,
+    },
     loginAttemptsPerMinute: 10,
     accessTokenTtlSeconds: 15 * 60,
     refreshTokenTtlSeconds: 7 * 24 * 60 * 60,
