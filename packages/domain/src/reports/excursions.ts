@@ -6,6 +6,7 @@
 import type { CandleSeries } from '../candles/series';
 import { lowerBound } from '../candles/series-ops';
 import { rMultiple } from './figures';
+import { isoMs } from './time-zone';
 
 export interface ExcursionTrade {
   id: string;
@@ -61,8 +62,8 @@ const MINUTE = 60_000;
 
 /** One trade against the candles of its symbol (any series holding its time; null when none does). */
 export function tradeExcursion(t: ExcursionTrade, m1: CandleSeries): TradeExcursion | null {
-  const from = Math.floor(Date.parse(t.opened_at) / MINUTE) * MINUTE;
-  const to = Date.parse(t.closed_at);
+  const from = Math.floor(isoMs(t.opened_at) / MINUTE) * MINUTE;
+  const to = isoMs(t.closed_at);
   let i = lowerBound(m1.time, from);
   const buy = t.direction === 'BUY';
   let mfe = 0;
@@ -103,24 +104,42 @@ export function excursionReport(
   candlesOf: (t: ExcursionTrade) => CandleSeries | null,
   targets: readonly number[] = [1, 2, 3],
 ): ExcursionReport {
+  return summariseExcursions(
+    trades,
+    trades.map((t) => {
+      const series = candlesOf(t);
+      return series ? tradeExcursion(t, series) : null;
+    }),
+    targets,
+  );
+}
+
+/**
+ * The report from each trade's measure (`excursions[i]` belongs to `trades[i]`; null when no candle
+ * of its time was found): callers that read candles piece by piece measure first, then sum here.
+ */
+export function summariseExcursions(
+  trades: readonly Pick<ExcursionTrade, 'id' | 'pnl_minor' | 'initial_risk_minor'>[],
+  excursions: readonly (TradeExcursion | null)[],
+  targets: readonly number[] = [1, 2, 3],
+): ExcursionReport {
   const measured: TradeExcursion[] = [];
   const without: string[] = [];
   let winners = 0;
   let negFirst = 0;
   const left = targets.map((target_r) => ({ target_r, reached: 0, closed_below: 0, left_minor: 0 }));
-  for (const t of trades) {
-    const series = candlesOf(t);
-    const x = series ? tradeExcursion(t, series) : null;
+  trades.forEach((t, i) => {
+    const x = excursions[i];
     if (!x) {
       without.push(t.id);
-      continue;
+      return;
     }
     measured.push(x);
     if (t.pnl_minor > 0) {
       winners++;
       if (x.negative_first) negFirst++;
     }
-    if (x.mfe_r === null || x.final_r === null || !t.initial_risk_minor) continue;
+    if (x.mfe_r === null || x.final_r === null || !t.initial_risk_minor) return;
     for (const l of left) {
       if (x.mfe_r + 1e-9 < l.target_r) continue;
       l.reached++;
@@ -129,7 +148,7 @@ export function excursionReport(
         l.left_minor += Math.round((l.target_r - x.final_r) * t.initial_risk_minor);
       }
     }
-  }
+  });
   return {
     trades: measured,
     without_candles: without,

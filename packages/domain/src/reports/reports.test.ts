@@ -6,6 +6,8 @@ import {
   equityWithDrawdown,
   excursionReport,
   groupFigures,
+  summariseExcursions,
+  tradeExcursion,
   isoMs,
   journalDiscipline,
   rHistogram,
@@ -322,6 +324,14 @@ describe('MFE and MAE', () => {
     const z = r.trades.find((t) => t.id === 'Z')!;
     expect(z.mfe_r).toBeCloseTo(0.5);
     expect([z.mae_price, z.negative_first]).toEqual([0, false]);
+  });
+
+  it('sums measures taken piece by piece into the same report', () => {
+    const xs = [X, Y, Z].map((t) => (t.id === 'Y' ? null : tradeExcursion(t, eurusd)));
+    expect(summariseExcursions([X, Y, Z], xs)).toEqual(r);
+    const own = summariseExcursions([X, Y, Z], xs, [0.5]);
+    // X (2.4 R, closed at 1 R) and Z (0.5 R, closed at 0.5 R) reached 0.5 R; neither closed below it.
+    expect(own.left_on_table).toEqual([{ target_r: 0.5, reached: 2, closed_below: 0, left_minor: 0 }]);
   });
 
   it('reports trades without candles, winners negative first, and money left per target', () => {
