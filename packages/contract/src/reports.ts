@@ -21,6 +21,8 @@ export const REPORT_DIMENSIONS = [
   'emotional_state',
   'market_condition',
   'trader',
+  /** Placed by a bot's live run or by hand. */
+  'bot',
 ] as const;
 export type ReportDimension = (typeof REPORT_DIMENSIONS)[number];
 
@@ -29,6 +31,8 @@ export const REPORT_MESSAGES = {
   badDimension: `Breakdowns must be one or more of ${REPORT_DIMENSIONS.join(', ')}, separated by commas.`,
   mixedCurrencies: 'These accounts are in different currencies and cannot be added up; choose one account.',
   badTag: 'Tag must be at most 100 characters.',
+  badTargets: 'Targets must be one to five R levels between 0.1 and 20, separated by commas, such as 1,2,3.',
+  badPage: 'Limit must be a whole number from 1 to 5000 and offset a whole number from 0.',
 } as const;
 
 function isTimeZone(tz: string): boolean {
@@ -169,3 +173,97 @@ export const reportBreakdowns = z.object({
   breakdowns: z.partialRecord(z.enum(REPORT_DIMENSIONS), z.array(breakdownRow)),
 });
 export type ReportBreakdowns = z.infer<typeof reportBreakdowns>;
+
+/** The R levels "left on the table" is measured at when none are asked for. */
+export const DEFAULT_EXCURSION_TARGETS = [1, 2, 3] as const;
+/** Most per-trade excursions one response lists (page through the rest with `offset`). */
+export const EXCURSIONS_MAX_LIMIT = 5000;
+/** Most trades without candles one response lists by id (the count is always whole). */
+export const WITHOUT_CANDLES_MAX_LISTED = 500;
+
+const targetLevels = (v: string) => v.split(',').map((x) => Number(x.trim()));
+const pageNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, REPORT_MESSAGES.badPage)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, REPORT_MESSAGES.badPage);
+
+/**
+ * MFE/MAE query: the summary's filters, the R levels of "left on the table" (`targets`, default
+ * 1,2,3) and a page of the per-trade list (`limit`, default 1000, at most 5000; `offset`).
+ */
+export const reportExcursionsQuery = z
+  .object({
+    ...filterShape,
+    targets: z
+      .string()
+      .max(60, REPORT_MESSAGES.badTargets)
+      .refine((v) => {
+        const xs = targetLevels(v);
+        return xs.length <= 5 && xs.every((x) => Number.isFinite(x) && x >= 0.1 && x <= 20);
+      }, REPORT_MESSAGES.badTargets)
+      .transform((v) => [...new Set(targetLevels(v))].sort((a, b) => a - b))
+      .optional(),
+    limit: pageNumber(1, EXCURSIONS_MAX_LIMIT).optional(),
+    offset: pageNumber(0, 999_999_999).optional(),
+  })
+  .refine(toNotBeforeFrom, { message: HISTORY_MESSAGES.toBeforeFrom, path: ['to'] });
+export type ReportExcursionsQuery = z.output<typeof reportExcursionsQuery>;
+
+export const tradeExcursionRow = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  direction: z.enum(['BUY', 'SELL']),
+  closed_at: z.string(),
+  pnl_minor: z.number().int(),
+  /** Price distances from entry (>= 0). */
+  mfe_price: z.number(),
+  mae_price: z.number(),
+  /** In R of the initial stop; null without one. */
+  mfe_r: z.number().nullable(),
+  mae_r: z.number().nullable(),
+  /** In money (minor units); null without a stop and a known risk. */
+  mfe_minor: z.number().int().nullable(),
+  mae_minor: z.number().int().nullable(),
+  /** The result in R; null without a known risk. */
+  final_r: z.number().nullable(),
+  /** The price went against the trade in an earlier minute than it first went for it. */
+  negative_first: z.boolean(),
+});
+export type TradeExcursionRow = z.infer<typeof tradeExcursionRow>;
+
+export const reportExcursions = z.object({
+  ...reportScope,
+  /** Closed trades in scope; measured + without candles. */
+  trades_total: z.number().int(),
+  measured: z.number().int(),
+  /** Trades of which no M1 candle between entry and exit is stored (or without an entry price). */
+  without_candles: z.object({
+    count: z.number().int(),
+    /** The most recently closed ones first, at most 500. */
+    trades: z.array(
+      z.object({ id: z.string(), symbol: z.string(), opened_at: z.string(), closed_at: z.string() }),
+    ),
+  }),
+  winners: z.number().int(),
+  winners_negative_first: z.number().int(),
+  /** 0..1; null without measured winners. */
+  winners_negative_first_share: z.number().nullable(),
+  left_on_table: z.array(
+    z.object({
+      target_r: z.number(),
+      /** Trades whose MFE reached the target. */
+      reached: z.number().int(),
+      /** Of those, the ones that closed below it. */
+      closed_below: z.number().int(),
+      /** What closing at the target would have added over those trades, minor units. */
+      left_minor: z.number().int(),
+    }),
+  ),
+  /** One page of the measured trades, most recently closed first. */
+  offset: z.number().int(),
+  limit: z.number().int(),
+  trades: z.array(tradeExcursionRow),
+});
+export type ReportExcursions = z.infer<typeof reportExcursions>;

@@ -1,43 +1,84 @@
 import type { ReportTrade } from '@tradedesk/domain';
-import type { ClosedTradeRow, JournalRow } from './reports.repo';
+import { FS, JOURNAL_FIELDS, TRADE_FIELDS } from './reports.repo';
 
-const filled = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+interface JournalSummary {
+  strategy_tag: string | null;
+  emotional_state: string | null;
+  market_condition: string | null;
+  has_reason: boolean;
+  has_attachment: boolean;
+}
+
+const filled = (v: string | undefined) => (v && v.trim() ? v.trim() : null);
 
 /**
- * Trades with what their journal says: each field is the latest non-empty value of the trade's
- * entries (journals arrive oldest first). Trades are kept in the order they came (closing order).
+ * Each trade's journal entries folded into one summary: entries arrive oldest first, so a later
+ * non-empty value replaces an earlier one (the latest non-empty value of each field wins).
  */
-export function toReportTrades(trades: ClosedTradeRow[], journals: JournalRow[]): ReportTrade[] {
-  const byTrade = new Map<string, JournalRow[]>();
-  for (const j of journals) {
-    const list = byTrade.get(j.trade_id);
-    if (list) list.push(j);
-    else byTrade.set(j.trade_id, [j]);
+function journalSummaries(packed: string): Map<string, JournalSummary> {
+  const byTrade = new Map<string, JournalSummary>();
+  if (!packed) return byTrade;
+  const f = packed.split(FS);
+  for (let i = 0; i + JOURNAL_FIELDS <= f.length; i += JOURNAL_FIELDS) {
+    const id = f[i]!;
+    let j = byTrade.get(id);
+    if (!j) {
+      j = {
+        strategy_tag: null,
+        emotional_state: null,
+        market_condition: null,
+        has_reason: false,
+        has_attachment: false,
+      };
+      byTrade.set(id, j);
+    }
+    j.strategy_tag = filled(f[i + 1]) ?? j.strategy_tag;
+    j.emotional_state = filled(f[i + 2]) ?? j.emotional_state;
+    j.market_condition = filled(f[i + 3]) ?? j.market_condition;
+    if (f[i + 4] === '1') j.has_reason = true;
+    if (f[i + 5] === '1') j.has_attachment = true;
   }
-  return trades.map((t) => {
-    const js = byTrade.get(t.id) ?? [];
-    const latest = (k: 'strategy_tag' | 'emotional_state' | 'market_condition') => {
-      for (let i = js.length - 1; i >= 0; i--) {
-        const v = filled(js[i]![k]);
-        if (v) return v;
-      }
-      return null;
+  return byTrade;
+}
+
+const byClosing = (x: ReportTrade, y: ReportTrade) =>
+  x.closed_at < y.closed_at ? -1 : x.closed_at > y.closed_at ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
+
+/**
+ * The packed closed trades (reports.repo.ts) with what their journals say, read in one pass into the
+ * domain's report trades, in closing order (restored if the aggregate did not keep it). One split of
+ * the whole text and one object per trade: no per-row arrays, no intermediate rows.
+ */
+export function toReportTrades(packedTrades: string, packedJournals: string): ReportTrade[] {
+  if (!packedTrades) return [];
+  const journals = journalSummaries(packedJournals);
+  const f = packedTrades.split(FS);
+  const n = Math.floor(f.length / TRADE_FIELDS);
+  const out = new Array<ReportTrade>(n);
+  let sorted = true;
+  for (let r = 0, i = 0; r < n; r++, i += TRADE_FIELDS) {
+    const id = f[i]!;
+    const j = journals.get(id);
+    const risk = f[i + 6]!;
+    const t: ReportTrade = {
+      id,
+      symbol: f[i + 1]!,
+      direction: f[i + 2] as 'BUY' | 'SELL',
+      opened_at: f[i + 3]!,
+      closed_at: f[i + 4]!,
+      pnl_minor: Number(f[i + 5]),
+      initial_risk_minor: risk === '' ? null : Number(risk),
+      trader: f[i + 7]!,
+      bot: f[i + 9] === '1',
+      strategy_tag: j ? j.strategy_tag : null,
+      emotional_state: j ? j.emotional_state : null,
+      market_condition: j ? j.market_condition : null,
+      journaled: j !== undefined,
+      with_snapshot: j ? j.has_attachment : false,
+      with_reason: f[i + 8] === '1' || (j ? j.has_reason : false),
     };
-    return {
-      id: t.id,
-      symbol: t.symbol,
-      direction: t.direction,
-      opened_at: t.opened_at,
-      closed_at: t.closed_at,
-      pnl_minor: t.actual_pl_minor,
-      initial_risk_minor: t.initial_risk_minor,
-      trader: t.trader,
-      strategy_tag: latest('strategy_tag'),
-      emotional_state: latest('emotional_state'),
-      market_condition: latest('market_condition'),
-      journaled: js.length > 0,
-      with_snapshot: js.some((j) => j.has_attachment),
-      with_reason: t.has_reason || js.some((j) => j.has_reason),
-    };
-  });
+    out[r] = t;
+    if (sorted && r > 0 && byClosing(out[r - 1]!, t) > 0) sorted = false;
+  }
+  return sorted ? out : out.sort(byClosing);
 }

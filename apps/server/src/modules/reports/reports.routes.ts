@@ -4,6 +4,8 @@ import {
   errorBody,
   reportBreakdowns,
   reportBreakdownsQuery,
+  reportExcursions,
+  reportExcursionsQuery,
   reportSummary,
   reportsQuery,
 } from '@tradedesk/contract';
@@ -35,11 +37,25 @@ export function registerReportRoutes(app: FastifyInstance, ctx: AppContext): voi
       schema: {
         tags,
         summary:
-          'The figures grouped by instrument, direction, weekday, hour, session, holding time, journal tags or trader',
+          'The figures grouped by instrument, direction, weekday, hour, session, holding time, journal tags, trader or bot vs manual',
         querystring: reportBreakdownsQuery,
         response: { 200: reportBreakdowns, ...errors },
       },
     },
     (request) => service.breakdowns(request.user, request.query),
+  );
+
+  r.get(
+    '/api/reports/excursions/',
+    {
+      schema: {
+        tags,
+        summary:
+          'MFE and MAE of the closed trades from stored M1 candles, winners that went negative first, money left on the table per R target',
+        querystring: reportExcursionsQuery,
+        response: { 200: reportExcursions, ...errors },
+      },
+    },
+    (request) => service.excursions(request.user, request.query),
   );
 }

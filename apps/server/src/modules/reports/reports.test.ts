@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ReportBreakdowns, ReportSummary } from '@tradedesk/contract';
+import { REPORT_DIMENSIONS, type ReportBreakdowns, type ReportSummary } from '@tradedesk/contract';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
 import { newTrader, type Trader } from '../../test/traders';
 import { newId } from '../../lib/ids';
@@ -222,7 +222,92 @@ describeEachDb('reports API', (target) => {
       ['(none)', 4, -350],
     ]);
     const all = await get<ReportBreakdowns>(`/api/reports/breakdowns/?account=${t.accountId}`);
-    expect(Object.keys(all.breakdowns)).toHaveLength(10);
+    expect(Object.keys(all.breakdowns)).toEqual([...REPORT_DIMENSIONS]);
+    expect(Object.keys(all.breakdowns)).toHaveLength(11);
+  });
+
+  it('tells trades a bot live run placed from manual ones', async () => {
+    const manual = await get<ReportBreakdowns>(`/api/reports/breakdowns/?account=${t.accountId}&by=bot`);
+    expect(manual.breakdowns.bot!.map((r) => [r.key, r.trades, r.net_minor])).toEqual([['Manual', 5, -150]]);
+    // A live run of a bot placed D: the run's link to the trade (migration 0095) makes it a bot's.
+    const now = '2026-01-07T12:00:00.000Z';
+    const bot = newId();
+    const version = newId();
+    const run = newId();
+    await h.ctx.db
+      .insertInto('bots')
+      .values({
+        id: bot,
+        user_id: t.userId,
+        name: 'Breakout bot',
+        account_id: t.accountId,
+        strategy_template: '',
+        is_active: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await h.ctx.db
+      .insertInto('bot_versions')
+      .values({
+        id: version,
+        user_id: t.userId,
+        bot_id: bot,
+        strategy_file_content: '',
+        params: '{}',
+        notes: '',
+        code_hash: 'x',
+        created_at: now,
+      })
+      .execute();
+    await h.ctx.db
+      .insertInto('live_runs')
+      .values({
+        id: run,
+        user_id: t.userId,
+        bot_id: bot,
+        bot_version_id: version,
+        account_id: t.accountId,
+        symbols: '["GBPUSD"]',
+        timeframe: 'H1',
+        status: 'STOPPED',
+        active_key: null,
+        created_at: now,
+        started_at: now,
+        stopped_at: now,
+        last_heartbeat: null,
+        error_message: null,
+        stop_reason: null,
+        close_on_stop: 0,
+        cursor: '{}',
+        orders_count: 1,
+        refused_count: 0,
+        lease_owner: null,
+        lease_until: null,
+      })
+      .execute();
+    await h.ctx.db
+      .insertInto('live_run_trades')
+      .values({
+        trade_id: ids.D!,
+        run_id: run,
+        user_id: t.userId,
+        symbol: 'GBPUSD',
+        bar_time: now,
+        created_at: now,
+      })
+      .execute();
+    const b = await get<ReportBreakdowns>(
+      `/api/reports/breakdowns/?account=${t.accountId}&by=bot,instrument`,
+    );
+    const bots = b.breakdowns.bot!;
+    expect(bots.map((r) => [r.key, r.trades, r.net_minor, r.wins, r.losses])).toEqual([
+      ['Manual', 4, 150, 2, 1],
+      ['Bot', 1, -300, 0, 1],
+    ]);
+    expect(bots[1]!.expectancy_r).toBeCloseTo(-1.5);
+    // Nothing else moves: the summary still counts the same five trades.
+    expect((await summary()).figures).toMatchObject({ trades: 5, net_minor: -150 });
   });
 
   it("answers 404 for another user's account and 400 for bad filters, never 500", async () => {

@@ -1,0 +1,98 @@
+import { allocateSeries, concatSeries, isoMs, type CandleSeries } from '@tradedesk/domain';
+import type { AppContext } from '../../context';
+import type { TradingAccountsTable } from '../../db/schema';
+import { brokerRegistry } from '../../brokers/registry';
+import { chunkLength, decodeChunkInto } from '../../market/candle-codec';
+import { monthKey, monthsOf } from '../../market/candle-chunks';
+import { brokerCandleSource, csvCandleSource, simCandleSource } from '../../market/candle-sources';
+import { reportsRepo } from './reports.repo';
+
+/** What the M1 reader needs of a trade. */
+export interface CandleTrade {
+  account_id: string;
+  symbol: string;
+  opened_at: string;
+  closed_at: string;
+}
+
+/**
+ * The M1 candles of closed trades, read from the candle store's stored chunks only: a report never
+ * asks a broker (or the simulator) for missing months, so it answers in one read and never fails
+ * with a broker's 502; a trade whose minutes are not stored is reported as without candles.
+ * Each trade reads its account's own prices (the simulator's for a simulated account), and the
+ * user's imported M1 files of the symbol for months the account's source lacks.
+ *
+ * `measure` is called once per trade (in an order of symbol and entry, not the given order) with
+ * the series holding its minutes, or null. Months are decoded one at a time and dropped once no
+ * later trade of the symbol can reach them, so memory stays a few months of one symbol.
+ */
+export async function measureWithCandles<T extends CandleTrade>(
+  ctx: AppContext,
+  userId: string,
+  accounts: readonly TradingAccountsTable[],
+  trades: readonly T[],
+  measure: (t: T, index: number, m1: CandleSeries | null) => void,
+): Promise<void> {
+  const repo = reportsRepo(ctx.db);
+  const csv = csvCandleSource(userId).key;
+  const registry = brokerRegistry(ctx);
+  const sourceOf = new Map(
+    accounts.map((a) => [
+      a.id,
+      a.platform === 'SIM' ? simCandleSource(registry.sim).key : brokerCandleSource(registry, a).key,
+    ]),
+  );
+  // Trades by (account source, symbol), each group in order of entry.
+  const groups = new Map<string, { source: string; symbol: string; idx: number[] }>();
+  trades.forEach((t, i) => {
+    const source = sourceOf.get(t.account_id) ?? csv;
+    const key = `${source}\u0000${t.symbol}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { source, symbol: t.symbol, idx: [] }));
+    g.idx.push(i);
+  });
+  for (const g of groups.values()) {
+    const entry = g.idx.map((i) => isoMs(trades[i]!.opened_at));
+    const order = g.idx.map((_, k) => k).sort((a, b) => entry[a]! - entry[b]!);
+    const months = new Set<string>();
+    for (const i of g.idx) {
+      const t = trades[i]!;
+      const close = isoMs(t.closed_at);
+      const open = isoMs(t.opened_at);
+      if (Number.isFinite(open) && Number.isFinite(close) && close >= open)
+        for (const m of monthsOf(open, close + 1)) months.add(m.key);
+    }
+    const chunks = await repo.m1Chunks(userId, [g.source, csv], g.symbol, [...months]);
+    // A month from the account's own source wins over the user's import of the same month.
+    const blobs = new Map<string, Uint8Array>();
+    for (const c of chunks) if (c.source === g.source || !blobs.has(c.month)) blobs.set(c.month, c.data);
+    const decoded = new Map<string, CandleSeries>();
+    const monthSeries = (key: string): CandleSeries | null => {
+      let s = decoded.get(key);
+      if (s) return s;
+      const blob = blobs.get(key);
+      if (!blob) return null;
+      s = allocateSeries(chunkLength(blob));
+      decodeChunkInto(blob, s, 0);
+      decoded.set(key, s);
+      return s;
+    };
+    for (const k of order) {
+      const i = g.idx[k]!;
+      const t = trades[i]!;
+      const open = entry[k]!;
+      const close = isoMs(t.closed_at);
+      if (!Number.isFinite(open) || !Number.isFinite(close) || close < open) {
+        measure(t, i, null);
+        continue;
+      }
+      // Entries only move forward: months before this one are done with.
+      const first = monthKey(open);
+      for (const key of decoded.keys()) if (key < first) decoded.delete(key);
+      const parts = monthsOf(open, close + 1)
+        .map((m) => monthSeries(m.key))
+        .filter((s): s is CandleSeries => s !== null);
+      measure(t, i, parts.length === 0 ? null : parts.length === 1 ? parts[0]! : concatSeries(parts));
+    }
+  }
+}
