@@ -35,4 +35,15 @@ describe('indicator settings', () => {
       indicatorSettings.safeParse({ cmf: { overrides: { 'Plot.color': 'rgb(256, 0, 0)' } } }).success,
     ).toBe(false);
   });
+
+  it('leaves the VWAP overlay off unless a template turns it on, and bounds its values', () => {
+    const s = defaultIndicatorSettings();
+    expect(s.vwap).toMatchObject({ enabled: false, anchor: 'Session', source: 'hlc3' });
+    // A template written before the VWAP existed is still valid and gets the same default.
+    const { vwap: _, ...before } = s;
+    expect(indicatorSettings.parse(before).vwap).toEqual(s.vwap);
+    expect(indicatorSettings.safeParse({ vwap: { anchor: 'Quarter' } }).success).toBe(false);
+    expect(indicatorSettings.safeParse({ vwap: { band_1_multiplier: 11 } }).success).toBe(false);
+    expect(indicatorSettings.parse({ vwap: { band_3_multiplier: null } }).vwap.band_3_multiplier).toBeNull();
+  });
 });

@@ -5,7 +5,7 @@ import { journalAttachment } from './journal';
 /**
  * Chart snapshot templates ("Indicator template" in the spec) and snapshot tasks.
  *
- * `indicator_settings` holds the spec's six indicators. Anything left out takes the spec's default,
+ * `indicator_settings` holds the spec's six indicators and a VWAP overlay. Anything left out takes the default,
  * so `{}` is a complete template; a numeric field sent as null (an emptied form input) is kept as null
  * and drawn with the default. Colours are stored as `rgb(r, g, b)` (the form edits them as hex).
  */
@@ -181,6 +181,41 @@ export const cmfSettings = z.object({
     .prefault({}),
 });
 
+/** Where the VWAP restarts: the trading day (00:00 UTC, as D1 bars), the FX week (Sunday 22:00 UTC, as W1 bars) or the calendar month. */
+export const VWAP_ANCHORS = ['Session', 'Week', 'Month'] as const;
+export const vwapAnchor = z.enum(VWAP_ANCHORS);
+export type VwapAnchor = z.infer<typeof vwapAnchor>;
+/** A multiple of σ for one VWAP band. */
+const bandMultiple = (def: number) => z.number().min(0).max(10).nullable().default(def);
+
+/**
+ * Session-anchored VWAP on the price pane, with up to three σ bands (TradingView's VWAP indicator,
+ * "Standard Deviation" bands). Not among the spec's indicators, so it is off by default: a template
+ * saved before it existed, or one that leaves it out, draws exactly what it drew before.
+ */
+export const vwapSettings = z.object({
+  enabled: z.boolean().default(false),
+  anchor: vwapAnchor.default('Session'),
+  source: priceSourceName.default('hlc3'),
+  band_1_multiplier: bandMultiple(1),
+  band_2_multiplier: bandMultiple(2),
+  band_3_multiplier: bandMultiple(3),
+  overrides: z
+    .object({
+      'VWAP.color': colour('rgb(0, 151, 167)'),
+      'VWAP.linewidth': lineWidth(1.5),
+      'Band #1.visible': visible(false),
+      'Band #1.color': colour('rgb(76, 175, 80)'),
+      'Band #2.visible': visible(false),
+      'Band #2.color': colour('rgb(128, 128, 0)'),
+      'Band #3.visible': visible(false),
+      'Band #3.color': colour('rgb(0, 137, 123)'),
+      'Bands.linewidth': lineWidth(1),
+    })
+    .prefault({}),
+});
+export type VwapSettings = z.infer<typeof vwapSettings>;
+
 export const indicatorSettings = z.object({
   emas: emaSettings.prefault({}),
   dmi: dmiSettings.prefault({}),
@@ -188,6 +223,7 @@ export const indicatorSettings = z.object({
   rsi: rsiSettings.prefault({}),
   macd: macdSettings.prefault({}),
   cmf: cmfSettings.prefault({}),
+  vwap: vwapSettings.prefault({}),
 });
 export type IndicatorSettings = z.infer<typeof indicatorSettings>;
 export type IndicatorSettingsInput = z.input<typeof indicatorSettings>;

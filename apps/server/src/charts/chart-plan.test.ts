@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultIndicatorSettings, type IndicatorSettings } from '@tradedesk/contract';
-import { ema } from '@tradedesk/domain';
+import { ema, FX_SESSION_OFFSET_MS, vwap } from '@tradedesk/domain';
 import { buildChartModel } from './chart-plan';
 import { waveCandles } from './fixture';
 import { renderChartSvg } from './render-svg';
@@ -96,5 +96,75 @@ describe('template to chart', () => {
     });
     expect(off.overlays).toEqual([]);
     expect(off.panes).toEqual([]);
+  });
+
+  it('draws a session VWAP with the visible σ bands on the price pane, to its own stored SVG', () => {
+    const s = defaultIndicatorSettings();
+    const settings: IndicatorSettings = {
+      ...s,
+      dmi: { ...s.dmi, enabled: false },
+      stoch_rsi: { ...s.stoch_rsi, enabled: false },
+      vwap: {
+        ...s.vwap,
+        enabled: true,
+        band_2_multiplier: null,
+        overrides: { ...s.vwap.overrides, 'Band #1.visible': true, 'Band #2.visible': true },
+      },
+    };
+    const m = plan(settings);
+    // EMAs first, then band #1 and #2 (upper, lower), then the VWAP on top of them.
+    expect(m.overlays.map((o) => o.label)).toEqual([
+      'EMA 21',
+      'EMA 50',
+      'EMA 100',
+      'Upper Band #1',
+      'Lower Band #1',
+      'Upper Band #2',
+      'Lower Band #2',
+      'VWAP Session',
+    ]);
+    // Computed over every fetched bar with UTC days as sessions, hlc3, multiples 1 and the emptied 2's default.
+    const full = vwap(candles, { anchor: 'day', source: 'hlc3', bands: [1, 2] });
+    const at = (o: number) => m.overlays[o]!.values;
+    expect([...at(7)]).toEqual([...full.vwap.subarray(150)]);
+    expect([...at(3)]).toEqual([...full.upper[0]!.subarray(150)]);
+    expect([...at(6)]).toEqual([...full.lower[1]!.subarray(150)]);
+    expect(m.overlays[7]).toMatchObject({ colour: 'rgb(0, 151, 167)', width: 1.5 });
+    expect(m.overlays[3]).toMatchObject({ colour: 'rgb(76, 175, 80)', width: 1, legend: false });
+    // The session restarts at 00:00 UTC: the first bar of 2026-01-04 is its own VWAP (one bar: x itself).
+    const i = [...candles.time].indexOf(Date.UTC(2026, 0, 4)) - 150;
+    const c = m.candles;
+    expect(at(7)[i]).toBeCloseTo((c.high[i]! + c.low[i]! + c.close[i]!) / 3, 12);
+    expect(at(3)[i]).toBeCloseTo(at(7)[i]!, 12);
+    // …and its line starts afresh there instead of being joined to the day before.
+    expect(m.overlays[7]!.restarts![i]).toBe(1);
+    expect(m.overlays[7]!.restarts![i - 1]).toBe(0);
+
+    const svg = renderChartSvg(m, { width: 1600, height: 900, theme: 'light' });
+    const file = path.join(import.meta.dirname, 'golden', 'template-vwap-light.svg');
+    if (process.env.UPDATE_GOLDEN) writeFileSync(file, svg);
+    expect(svg).toBe(readFileSync(file, 'utf8'));
+    // One legend entry for the VWAP, none for its bands.
+    expect(svg).toContain('>VWAP Session<');
+    expect(svg).not.toContain('Band #');
+  });
+
+  it('anchors the VWAP to the FX week or the month, and leaves it off unless enabled', () => {
+    const s = defaultIndicatorSettings();
+    expect(s.vwap.enabled).toBe(false);
+    expect(plan(s).overlays.map((o) => o.label)).toEqual(['EMA 21', 'EMA 50', 'EMA 100']);
+    const only = (anchor: 'Week' | 'Month'): IndicatorSettings => ({
+      ...s,
+      emas: { ...s.emas, enabled: false },
+      vwap: { ...s.vwap, enabled: true, anchor, source: 'close' },
+    });
+    const week = plan(only('Week')).overlays;
+    expect(week.map((o) => o.label)).toEqual(['VWAP Week']);
+    const fxWeek = vwap(candles, { anchor: 'week', offsetMs: FX_SESSION_OFFSET_MS, source: 'close' });
+    expect([...week[0]!.values]).toEqual([...fxWeek.vwap.subarray(150)]);
+    const month = plan(only('Month')).overlays;
+    expect([...month[0]!.values]).toEqual([
+      ...vwap(candles, { anchor: 'month', source: 'close' }).vwap.subarray(150),
+    ]);
   });
 });

@@ -1,13 +1,17 @@
-import type { IndicatorSettings } from '@tradedesk/contract';
+import type { IndicatorSettings, VwapAnchor, VwapSettings } from '@tradedesk/contract';
 import {
   cmf,
   dmi,
   ema,
+  FX_SESSION_OFFSET_MS,
   macd,
   priceSource,
   rsiWithSmoothing,
   stochRsi,
+  sessionStarts,
+  vwap,
   type CandleSeries,
+  type SessionAnchor,
 } from '@tradedesk/domain';
 import type { ChartLine, ChartModel, SubPane, TradeLevel } from './model';
 
@@ -62,6 +66,10 @@ export function buildChartModel(input: PlanInput): ChartModel {
       );
     });
   }
+
+  if (s.vwap.enabled)
+    for (const l of vwapLines(c, s.vwap))
+      overlays.push({ ...l, values: cut(l.values), restarts: l.restarts!.subarray(from) });
 
   const panes: SubPane[] = [];
   if (s.dmi.enabled) {
@@ -166,4 +174,42 @@ export function buildChartModel(input: PlanInput): ChartModel {
     levels: input.levels ?? [],
     ...(input.markerTime !== undefined ? { markerTime: input.markerTime } : {}),
   };
+}
+
+/**
+ * The template's anchors as the candle store's periods: a session is the UTC day (as D1 bars and the
+ * VWAP analysis), a week the FX week from Sunday 22:00 UTC (as W1 bars), a month the calendar month.
+ */
+const VWAP_ANCHOR: Record<VwapAnchor, { anchor: SessionAnchor; offsetMs: number }> = {
+  Session: { anchor: 'day', offsetMs: 0 },
+  Week: { anchor: 'week', offsetMs: FX_SESSION_OFFSET_MS },
+  Month: { anchor: 'month', offsetMs: 0 },
+};
+
+/**
+ * VWAP and its visible σ bands over every fetched bar. Bands come first so the VWAP line is drawn on
+ * top of them; only the VWAP line is named in the legend.
+ */
+function vwapLines(c: CandleSeries, v: VwapSettings): ChartLine[] {
+  const o = v.overrides;
+  // An emptied multiple draws with its default, as every emptied number of a template.
+  const shown = [
+    { k: 1, multiple: or(v.band_1_multiplier, 1) },
+    { k: 2, multiple: or(v.band_2_multiplier, 2) },
+    { k: 3, multiple: or(v.band_3_multiplier, 3) },
+  ].filter(({ k }) => o[`Band #${k as 1 | 2 | 3}.visible`]);
+  const { anchor, offsetMs } = VWAP_ANCHOR[v.anchor];
+  const r = vwap(c, { anchor, offsetMs, source: v.source, bands: shown.map((b) => b.multiple) });
+  // Each session's lines start afresh, as on TradingView: no jump drawn from one session's VWAP to the next.
+  const restarts = sessionStarts(c.time, anchor, offsetMs);
+  const width = or(o['Bands.linewidth'], 1);
+  const bands = shown.flatMap(({ k }, j): ChartLine[] => {
+    const colour = o[`Band #${k as 1 | 2 | 3}.color`];
+    return [
+      { label: `Upper Band #${k}`, values: r.upper[j]!, colour, width, legend: false, restarts },
+      { label: `Lower Band #${k}`, values: r.lower[j]!, colour, width, legend: false, restarts },
+    ];
+  });
+  const line = { values: r.vwap, colour: o['VWAP.color'], width: or(o['VWAP.linewidth'], 1.5), restarts };
+  return [...bands, { label: `VWAP ${v.anchor}`, ...line }];
 }

@@ -9,6 +9,10 @@ export interface ChartLine {
   values: Float64Array;
   colour: string;
   width: number;
+  /** False for lines that belong to a named one (VWAP's bands): only the named line is in the legend. */
+  legend?: boolean;
+  /** 1 where the line starts afresh (an anchored VWAP's new session): no segment joins it to the bar before. */
+  restarts?: Uint8Array;
 }
 
 export interface ChartHistogram {

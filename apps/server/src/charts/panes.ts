@@ -37,6 +37,7 @@ export function drawLines(frame: PaneFrame, scale: YScale, lines: ChartLine[]): 
     const pts: Array<[number, number] | null> = [];
     for (let i = frame.from; i < frame.to; i++) {
       const v = l.values[i]!;
+      if (l.restarts?.[i] === 1) pts.push(null);
       pts.push(Number.isFinite(v) ? [frame.x(i), scale.y(v)] : null);
     }
     return path(pts, l.colour, l.width);

@@ -151,6 +151,7 @@ function legend(model: ChartModel, frame: PaneFrame, p: Palette): string[] {
   const out: string[] = [];
   let x = frame.left + 8;
   for (const o of model.overlays) {
+    if (o.legend === false) continue;
     out.push(text(x, frame.top + 18, o.label, { size: 12, fill: o.colour, weight: 'bold' }));
     x += o.label.length * 8 + 18;
   }

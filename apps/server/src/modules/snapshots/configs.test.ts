@@ -144,4 +144,63 @@ describeEachDb('chart snapshot templates', (target) => {
     expect((await h.request('GET', url(global.id), { token: other.token })).statusCode).toBe(404);
     expect((await h.request('GET', url(global.id), { token: owner.token })).statusCode).toBe(404);
   });
+
+  it('keeps the VWAP overlay off by default, stores it, refuses bad values, and reads old rows', async () => {
+    const u = await newUser();
+    const t = (await create(u.token, { name: 'plain', indicator_settings: {} })).json();
+    expect(t.indicator_settings.vwap).toMatchObject({
+      enabled: false,
+      anchor: 'Session',
+      source: 'hlc3',
+      band_1_multiplier: 1,
+      band_2_multiplier: 2,
+      band_3_multiplier: 3,
+    });
+    expect(t.indicator_settings.vwap.overrides).toMatchObject({
+      'Band #1.visible': false,
+      'Band #2.visible': false,
+      'Band #3.visible': false,
+    });
+
+    const withVwap = await create(u.token, {
+      name: 'vwap',
+      indicator_settings: {
+        vwap: {
+          enabled: true,
+          anchor: 'Week',
+          band_1_multiplier: 1.5,
+          overrides: { 'Band #1.visible': true },
+        },
+      },
+    });
+    expect(withVwap.statusCode).toBe(201);
+    const v = withVwap.json().indicator_settings.vwap;
+    expect(v).toMatchObject({ enabled: true, anchor: 'Week', band_1_multiplier: 1.5 });
+    expect(v.overrides).toMatchObject({ 'Band #1.visible': true, 'VWAP.color': 'rgb(0, 151, 167)' });
+
+    const bad = await create(u.token, {
+      name: 'bad',
+      indicator_settings: {
+        vwap: { anchor: 'Year', band_2_multiplier: -1, overrides: { 'VWAP.color': 'teal' } },
+      },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().detail).sort()).toEqual([
+      'indicator_settings.vwap.anchor',
+      'indicator_settings.vwap.band_2_multiplier',
+      'indicator_settings.vwap.overrides.VWAP.color',
+    ]);
+
+    // A template stored before the VWAP existed reads back with the VWAP off.
+    const stored = JSON.parse(JSON.stringify(t.indicator_settings));
+    delete stored.vwap;
+    await h.ctx.db
+      .updateTable('chart_snapshot_configs')
+      .set({ indicator_settings: JSON.stringify(stored) })
+      .where('id', '=', t.id)
+      .execute();
+    const old = await h.request('GET', `/api/chart-snapshots/configs/${t.id}/`, { token: u.token });
+    expect(old.statusCode).toBe(200);
+    expect(old.json().indicator_settings).toEqual(t.indicator_settings);
+  });
 });

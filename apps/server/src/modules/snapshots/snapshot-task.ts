@@ -1,10 +1,11 @@
-import type { IndicatorSettings, SnapshotTimeframe } from '@tradedesk/contract';
+import type { SnapshotTimeframe } from '@tradedesk/contract';
 import type { TradeLevel } from '../../charts/model';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../lib/http-error';
 import { nowIso } from '../../lib/ids';
 import { accountsRepo } from '../accounts/accounts.repo';
 import { journalService } from '../journal/journal.service';
+import { parseStoredSettings } from './configs.service';
 import { chartEnd, marketNow, renderSnapshot } from './snapshot-render';
 import { tasksRepo } from './tasks.repo';
 
@@ -45,7 +46,8 @@ export async function runSnapshotTask(
   await repo.update(taskId, { status: 'RUNNING', attempts, updated_at: nowIso() });
   try {
     const account = await accountsRepo(ctx.db).ownedOr404(task.user_id, task.account_id);
-    const settings = JSON.parse(task.indicator_settings) as IndicatorSettings;
+    // Through the schema: a task queued before a template field existed (VWAP) draws with its default.
+    const settings = parseStoredSettings(task.indicator_settings);
     const timeframes = JSON.parse(task.timeframes) as SnapshotTimeframe[];
     const levels = JSON.parse(task.levels) as TradeLevel[];
     const done = JSON.parse(task.attachment_ids) as string[];

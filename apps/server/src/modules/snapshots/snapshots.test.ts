@@ -13,7 +13,7 @@ describeEachDb('chart snapshots: execute and tasks', (target) => {
   });
   afterAll(() => h.close());
 
-  /** A trader with one executed EURUSD trade, a journal entry on it and a template with every indicator on. */
+  /** A trader with one executed EURUSD trade, a journal entry on it and a template with every indicator (and the VWAP with two bands) on. */
   async function setUp(harness: Harness = h) {
     const t = await newTrader(harness, `snapper${++n}`);
     const tradeId = await openEurusdTrade(harness, t);
@@ -25,7 +25,12 @@ describeEachDb('chart snapshots: execute and tasks', (target) => {
       token: t.token,
       body: {
         name: 'Everything',
-        indicator_settings: { rsi: { enabled: true }, macd: { enabled: true }, cmf: { enabled: true } },
+        indicator_settings: {
+          rsi: { enabled: true },
+          macd: { enabled: true },
+          cmf: { enabled: true },
+          vwap: { enabled: true, overrides: { 'Band #1.visible': true, 'Band #2.visible': true } },
+        },
       },
     });
     expect(config.statusCode).toBe(201);

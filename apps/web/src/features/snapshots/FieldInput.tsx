@@ -1,9 +1,14 @@
 import { Checkbox, ColorInput, NumberInput, Select } from '@mantine/core';
-import { hexToRgb, RSI_SMOOTHING, rgbToHex, SNAPSHOT_PRICE_SOURCES } from '@tradedesk/contract';
+import { hexToRgb, RSI_SMOOTHING, rgbToHex, SNAPSHOT_PRICE_SOURCES, VWAP_ANCHORS } from '@tradedesk/contract';
 import type { FieldKind } from './indicatorFields';
 import { numberOrNull } from './templateForm';
 
-const STEP: Partial<Record<FieldKind, number>> = { int: 1, width: 0.1, value: 0.01 };
+const STEP: Partial<Record<FieldKind, number>> = { int: 1, width: 0.1, multiple: 0.1, value: 0.01 };
+const CHOICES: Partial<Record<FieldKind, readonly string[]>> = {
+  source: SNAPSHOT_PRICE_SOURCES,
+  ma: RSI_SMOOTHING,
+  anchor: VWAP_ANCHORS,
+};
 
 /**
  * One template field. Numbers have a minimum of 0 and the spec's steps, and an emptied number is null;
@@ -46,11 +51,12 @@ export function FieldInput({
         withEyeDropper={false}
       />
     );
-  if (kind === 'source' || kind === 'ma')
+  const choices = CHOICES[kind];
+  if (choices)
     return (
       <Select
         label={label}
-        data={kind === 'source' ? [...SNAPSHOT_PRICE_SOURCES] : [...RSI_SMOOTHING]}
+        data={[...choices]}
         value={typeof value === 'string' ? value : null}
         onChange={(v) => v && onChange(v)}
         allowDeselect={false}

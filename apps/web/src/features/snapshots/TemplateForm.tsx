@@ -14,7 +14,7 @@ import {
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { SNAPSHOT_MESSAGES, type IndicatorSettings } from '@tradedesk/contract';
 import { FieldInput } from './FieldInput';
-import { OSCILLATORS, type IndicatorSpec } from './indicatorFields';
+import { OSCILLATORS, OVERLAYS, type IndicatorSpec } from './indicatorFields';
 import {
   addEmaPeriod,
   numberOrNull,
@@ -119,7 +119,7 @@ function EmaFields({
   );
 }
 
-function OscillatorFields({
+function IndicatorFieldset({
   spec,
   s,
   onChange,
@@ -218,8 +218,8 @@ export function TemplateForm({
           disabled={readOnly}
         />
         <EmaFields s={settings} onChange={setSettings} readOnly={readOnly} />
-        {OSCILLATORS.map((spec) => (
-          <OscillatorFields
+        {[...OVERLAYS, ...OSCILLATORS].map((spec) => (
+          <IndicatorFieldset
             key={spec.key}
             spec={spec}
             s={settings}

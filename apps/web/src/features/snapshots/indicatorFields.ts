@@ -1,7 +1,11 @@
 import type { IndicatorSettings } from '@tradedesk/contract';
 
-/** How the form edits a field: whole lengths, line widths (step 0.1), level values (step 0.01), and the rest. */
-export type FieldKind = 'int' | 'width' | 'value' | 'colour' | 'bool' | 'source' | 'ma';
+/**
+ * How the form edits a field: whole lengths, line widths and σ multiples (step 0.1), level values
+ * (step 0.01), and the rest.
+ */
+export type FieldKind =
+  'int' | 'width' | 'multiple' | 'value' | 'colour' | 'bool' | 'source' | 'ma' | 'anchor';
 
 export interface FieldSpec {
   key: string;
@@ -21,6 +25,31 @@ export interface IndicatorSpec {
 const line = (name: string, label = name): FieldSpec[] => [
   { key: `${name}.color`, label: `${label} Colour`, kind: 'colour' },
   { key: `${name}.linewidth`, label: `${label} Line Width`, kind: 'width' },
+];
+
+/** The price-pane overlays edited like the oscillators (the EMAs have a form of their own), shown after the EMAs. */
+export const OVERLAYS: IndicatorSpec[] = [
+  {
+    key: 'vwap',
+    title: 'VWAP',
+    params: [
+      { key: 'anchor', label: 'Anchor Period', kind: 'anchor' },
+      { key: 'source', label: 'Source', kind: 'source' },
+      ...([1, 2, 3] as const).map((k) => ({
+        key: `band_${k}_multiplier`,
+        label: `Bands Multiplier #${k}`,
+        kind: 'multiple' as const,
+      })),
+    ],
+    overrides: [
+      ...line('VWAP'),
+      ...([1, 2, 3] as const).flatMap((k) => [
+        { key: `Band #${k}.visible`, label: `Show Band #${k}`, kind: 'bool' as const },
+        { key: `Band #${k}.color`, label: `Band #${k} Colour`, kind: 'colour' as const },
+      ]),
+      { key: 'Bands.linewidth', label: 'Bands Line Width', kind: 'width' },
+    ],
+  },
 ];
 
 /** The oscillators of a template, their parameters and overrides, in the order the form shows them. */
