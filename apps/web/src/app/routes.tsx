@@ -168,6 +168,13 @@ export const routeTable: RouteObject[] = [
         ),
       },
       {
+        path: '/bots/live-runs/:runId',
+        ...page(
+          () => import('../features/bots/LiveRunPage'),
+          (m) => m.LiveRunPage,
+        ),
+      },
+      {
         path: '/backtest-runs/:runId',
         ...page(
           () => import('../features/bots/BacktestRunPage'),

@@ -6,6 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../app/api';
 import { BOT_TEXT, useConfigs, useRuns, useVersion } from './bots.api';
 import { LaunchBacktestModal } from './LaunchBacktestModal';
+import { LiveRunMessage, LiveRunsList, StartLiveRunButton, type Message } from './LiveRunsSection';
 
 const PythonEditor = lazy(() => import('./PythonEditor'));
 
@@ -18,6 +19,7 @@ export function VersionDetailPage() {
   const configs = useConfigs(versionId);
   const runs = useRuns(versionId);
   const [launching, setLaunching] = useState<string | null>(null);
+  const [liveMessage, setLiveMessage] = useState<Message | null>(null);
   const remove = useMutation({
     mutationFn: () => api.delete(`/bots/versions/${versionId}/`, { schema: z.null() }),
     onSuccess: async () => {
@@ -51,12 +53,14 @@ export function VersionDetailPage() {
           <Button component={Link} to={`/bots/${botId}/versions/${versionId}/backtest-configs/new`}>
             Configure New Backtest
           </Button>
+          <StartLiveRunButton versionId={versionId} onMessage={setLiveMessage} />
           <Button color="red" variant="light" onClick={() => remove.mutate()} loading={remove.isPending}>
             Delete Version
           </Button>
         </Group>
       </Group>
       {remove.isError && <Alert color="red">{BOT_TEXT.deleteVersion}</Alert>}
+      <LiveRunMessage message={liveMessage} />
       <Card withBorder>
         <Text size="sm">
           Code hash: <Code>{v.code_hash}</Code>
@@ -139,6 +143,7 @@ export function VersionDetailPage() {
       ) : (
         <Text c="dimmed">No backtest runs yet.</Text>
       )}
+      <LiveRunsList versionId={versionId} />
       <LaunchBacktestModal versionId={versionId} configId={launching} onClose={() => setLaunching(null)} />
     </Stack>
   );

@@ -17,6 +17,7 @@ import {
   type OpenPosition,
 } from '../trade/trades.api';
 import type { PositionAction } from './PositionActions';
+import { useBotPositions } from '../bots/liveRuns.api';
 import { PositionCards } from './PositionCards';
 import { PositionsTable } from './PositionsTable';
 
@@ -51,6 +52,7 @@ export function OpenPositions({ accountId, currency }: Props) {
   const [action, setAction] = useState<{ kind: PositionAction; position: OpenPosition } | null>(null);
   const positions = useOpenPositions(accountId);
   const rows = positions.data ?? [];
+  const bots = useBotPositions(accountId).data;
   const decimals = currencyDecimals(currency);
   const totalPl = sumMoney(
     rows.map((p) => p.current_pl ?? 0),
@@ -97,7 +99,7 @@ export function OpenPositions({ accountId, currency }: Props) {
   }
 
   const onAction = (kind: PositionAction, position: OpenPosition) => setAction({ kind, position });
-  const view = { rows, decimals, closing, onClose: confirmClose, onAction };
+  const view = { rows, decimals, closing, onClose: confirmClose, onAction, bots };
 
   return (
     <Card withBorder padding="md">

@@ -1,6 +1,7 @@
 import { Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { PNL_COLORS } from '../../app/theme';
 import { formatLots, formatPrice, type OpenPosition } from '../trade/trades.api';
+import { BotBadge } from '../bots/BotBadge';
 import { PositionActions, type PositionAction } from './PositionActions';
 import { compactMoney, shortTime } from './positionFormat';
 
@@ -10,6 +11,8 @@ interface Props {
   closing: Set<string>;
   onClose: (p: OpenPosition) => void;
   onAction: (kind: PositionAction, p: OpenPosition) => void;
+  /** Trade id → name of the bot whose live run opened it. */
+  bots?: ReadonlyMap<string, string>;
 }
 
 const createdAt = (iso: string) => {
@@ -32,7 +35,7 @@ function Field({ label, value }: { label: string; value: string }) {
  * Open positions under 768 px: one card per position with the spec's fields, instrument, direction
  * and P/L on top and the actions at the bottom, so a phone never scrolls sideways.
  */
-export function PositionCards({ rows, decimals, closing, onClose, onAction }: Props) {
+export function PositionCards({ rows, decimals, closing, onClose, onAction, bots }: Props) {
   return (
     <Stack gap="sm" role="list" aria-label="Open positions">
       {rows.map((p, i) => {
@@ -47,6 +50,7 @@ export function PositionCards({ rows, decimals, closing, onClose, onAction }: Pr
                   <Text span fw={700} c={p.direction === 'BUY' ? PNL_COLORS.up : PNL_COLORS.down}>
                     {p.direction}
                   </Text>
+                  <BotBadge name={bots?.get(p.id)} />
                 </Text>
                 <Text fz="xs" c="dimmed" title={id}>
                   Position ID {id.slice(0, 8)}

@@ -1,6 +1,7 @@
 import { ScrollArea, Table, Text } from '@mantine/core';
 import { PNL_COLORS } from '../../app/theme';
 import { formatLots, formatPrice, type OpenPosition } from '../trade/trades.api';
+import { BotBadge } from '../bots/BotBadge';
 import { PositionActions, type PositionAction } from './PositionActions';
 import { compactMoney, shortTime } from './positionFormat';
 import classes from './PositionsTable.module.css';
@@ -28,13 +29,15 @@ interface Props {
   closing: Set<string>;
   onClose: (p: OpenPosition) => void;
   onAction: (kind: PositionAction, p: OpenPosition) => void;
+  /** Trade id → name of the bot whose live run opened it. */
+  bots?: ReadonlyMap<string, string>;
 }
 
 /**
  * Open positions from 768 px up: compact (12 px figures, headers that wrap, the time in two short
  * lines) so that every column fits the dashboard at 1280 px beside the navigation and watchlist.
  */
-export function PositionsTable({ rows, decimals, closing, onClose, onAction }: Props) {
+export function PositionsTable({ rows, decimals, closing, onClose, onAction, bots }: Props) {
   return (
     <ScrollArea type="auto" offsetScrollbars="x">
       <Table
@@ -67,6 +70,7 @@ export function PositionsTable({ rows, decimals, closing, onClose, onAction }: P
                 </Table.Td>
                 <Table.Td className={cls(1)} fw={600}>
                   {p.instrument}
+                  <BotBadge name={bots?.get(p.id)} />
                 </Table.Td>
                 <Table.Td>
                   <Text span c={p.direction === 'BUY' ? PNL_COLORS.up : PNL_COLORS.down} fw={600} fz="xs">
