@@ -4,6 +4,7 @@ import { IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { useLivePrice, type LivePriceStatus, type PriceMove } from './useLivePrice';
 import classes from './LiveQuote.module.css';
 import { lastQuoteText } from './quoteTime';
+import { MarketStateDetail, useMarketState } from './MarketStateBadge';
 
 export const STATUS_LABEL: Record<LivePriceStatus, string> = {
   idle: 'Idle',
@@ -54,6 +55,14 @@ export interface LiveQuoteProps {
 export function LiveQuote({ accountId, symbol, paused = false }: LiveQuoteProps) {
   const [userPaused, setUserPaused] = useState(false);
   const price = useLivePrice(accountId, symbol, { paused: paused || userPaused });
+  const market = useMarketState(price, symbol);
+  // Connected, the badge says what the market does (a frozen weekend price is "Closed", not "Live");
+  // otherwise what the connection does. An unavailable broker shows at once.
+  const byMarket =
+    market.state.kind === 'unavailable' || (price.status === 'live' && market.state.kind !== 'waiting');
+  const badge = byMarket
+    ? { label: market.state.kind === 'open' ? STATUS_LABEL.live : market.label, color: market.color }
+    : { label: STATUS_LABEL[price.status], color: STATUS_COLOR[price.status] };
   const spread =
     price.bid !== null && price.ask !== null && price.info
       ? (price.ask - price.bid) / price.info.pip_size
@@ -63,13 +72,8 @@ export function LiveQuote({ accountId, symbol, paused = false }: LiveQuoteProps)
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap">
           <Text fw={700}>{symbol}</Text>
-          <Badge
-            variant="light"
-            color={STATUS_COLOR[price.status]}
-            role="status"
-            aria-label={`Price feed: ${STATUS_LABEL[price.status]}`}
-          >
-            {STATUS_LABEL[price.status]}
+          <Badge variant="light" color={badge.color} role="status" aria-label={`Price feed: ${badge.label}`}>
+            {badge.label}
           </Badge>
         </Group>
         <Group gap="lg" wrap="nowrap">
@@ -86,7 +90,8 @@ export function LiveQuote({ accountId, symbol, paused = false }: LiveQuoteProps)
             </Stack>
           )}
         </Group>
-        {price.error && (
+        <MarketStateDetail view={market} />
+        {price.error && market.state.kind !== 'unavailable' && (
           <Text size="sm" c={price.status === 'error' ? 'red' : 'orange'} role="alert">
             {price.error}
           </Text>

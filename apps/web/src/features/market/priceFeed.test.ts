@@ -137,6 +137,25 @@ describe('openPriceFeed', () => {
     expect(rec.statuses.at(-1)).toEqual(['error', reason]);
   });
 
+  it("says a 4502 close is the broker being down, with the server's reason, and keeps retrying", async () => {
+    const srv = await priceServer();
+    const downs: Array<[FeedStatus, string | null, boolean | undefined]> = [];
+    const feed = openPriceFeed(
+      { url: srv.url, token: () => 'tok', backoffStartMs: 20 },
+      { onStatus: (s, e, down) => downs.push([s, e, down]), onQuote: () => undefined },
+    );
+    const reason = 'MT5 is not available: the MT5 bridge did not answer.';
+    (await srv.nth(1)).socket.close(WS_CLOSE.brokerDown, reason);
+    await until(() => downs.some(([s]) => s === 'reconnecting'));
+    expect(downs.find(([s]) => s === 'reconnecting')).toEqual(['reconnecting', reason, true]);
+    await srv.nth(2);
+    (await srv.nth(2)).socket.terminate();
+    await until(() => downs.filter(([s]) => s === 'reconnecting').length === 2);
+    // A plain drop is not the broker: no flag.
+    expect(downs.filter(([s]) => s === 'reconnecting')[1]![2]).toBe(false);
+    feed.close();
+  });
+
   it('close() closes the socket, cancels a pending retry and reports nothing more', async () => {
     const srv = await priceServer();
     const rec = recorder();

@@ -4,7 +4,8 @@ import { priceMessage, WS_CLOSE, type PriceMessage } from '@tradedesk/contract';
 export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'error';
 
 export interface PriceFeedHandlers {
-  onStatus: (status: FeedStatus, error: string | null) => void;
+  /** `brokerDown`: the server closed with 4502, its broker is unavailable and `error` is its reason. */
+  onStatus: (status: FeedStatus, error: string | null, brokerDown?: boolean) => void;
   onQuote: (quote: PriceMessage) => void;
 }
 
@@ -72,7 +73,11 @@ export function openPriceFeed(opts: PriceFeedOptions, handlers: PriceFeedHandler
       }
       const wait = backoff;
       backoff = Math.min(backoff * 2, max);
-      handlers.onStatus('reconnecting', ev.reason || 'Connection to the price feed was lost.');
+      handlers.onStatus(
+        'reconnecting',
+        ev.reason || 'Connection to the price feed was lost.',
+        ev.code === WS_CLOSE.brokerDown,
+      );
       retryTimer = setTimeout(() => open(true), wait);
     };
   };

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { symbolInfo, type SymbolInfoBody } from '@tradedesk/contract';
+import { symbolInfo, type MarketSessionBody, type SymbolInfoBody } from '@tradedesk/contract';
+import { errorMessage } from '../../app/errors';
 import { api } from '../../app/api';
 import { session } from '../../app/session';
 import { openPriceFeed } from './priceFeed';
@@ -42,12 +43,20 @@ interface FeedState {
   askMove: PriceMove;
   /** Number of quotes received for the current selection. */
   tick: number;
+  /** The market's session as the last message said (brokers with a timetable only). */
+  market: MarketSessionBody | null;
+  /** When the last quote arrived, on this browser's clock (staleness is measured on it). */
+  receivedAt: number | null;
+  /** The server's reason while its broker is unavailable (the socket closed with 4502). */
+  unavailable: string | null;
 }
 
 export interface LivePrice extends FeedState {
   digits: number;
   /** The symbol's info (pip size, tick size, contract size, digits, volume limits) once loaded. */
   info: SymbolInfoBody | undefined;
+  /** Why the symbol info could not be loaded (e.g. the broker's 502 reason), else null. */
+  infoError: string | null;
   format: (price: number | null) => string;
 }
 
@@ -93,6 +102,9 @@ const EMPTY: FeedState = {
   bidMove: null,
   askMove: null,
   tick: 0,
+  market: null,
+  receivedAt: null,
+  unavailable: null,
 };
 
 const move = (prev: number | null, next: number): PriceMove =>
@@ -128,7 +140,8 @@ export function useLivePrice(
     const socketFeed = openPriceFeed(
       { url: pricesUrl(accountId, symbol), token: session.token },
       {
-        onStatus: (status, error) => setFeed((f) => ({ ...f, status, error })),
+        onStatus: (status, error, brokerDown) =>
+          setFeed((f) => ({ ...f, status, error, unavailable: brokerDown ? error : null })),
         onQuote: (q) =>
           setFeed((f) => ({
             bid: q.bid,
@@ -139,6 +152,9 @@ export function useLivePrice(
             bidMove: move(f.bid, q.bid) ?? f.bidMove,
             askMove: move(f.ask, q.ask) ?? f.askMove,
             tick: f.tick + 1,
+            market: q.market ?? null,
+            receivedAt: Date.now(),
+            unavailable: null,
           })),
       },
     );
@@ -150,6 +166,7 @@ export function useLivePrice(
     ...feed,
     digits,
     info: info.data,
+    infoError: info.isError ? errorMessage(info.error, 'Symbol info is unavailable.') : null,
     format: (price) => (price === null || !Number.isFinite(price) ? '—' : price.toFixed(digits)),
   };
 }

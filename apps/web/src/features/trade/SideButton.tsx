@@ -11,11 +11,14 @@ export function SideButton({
   selected,
   onSelect,
   price,
+  disabledBy = null,
 }: {
   side: (typeof SIDES)[number];
   selected: boolean;
   onSelect: () => void;
   price: string;
+  /** Id of the element that says why trading is blocked (a closed market); the button is disabled. */
+  disabledBy?: string | null;
 }) {
   return (
     <Button
@@ -24,6 +27,8 @@ export function SideButton({
       aria-pressed={selected}
       onClick={onSelect}
       h={56}
+      disabled={!!disabledBy}
+      aria-describedby={disabledBy ?? undefined}
     >
       <Stack gap={0} align="center">
         <Text size="xs" fw={600}>

@@ -20,6 +20,8 @@ import { useAccountDetails, useAccounts } from '../accounts/accounts.api';
 import { SymbolPicker } from '../market/SymbolPicker';
 import { useSymbols } from '../market/symbols.api';
 import { useLivePrice } from '../market/useLivePrice';
+import { MarketStateBadge, useMarketState } from '../market/MarketStateBadge';
+import { MARKET_NOTICE_ID, MarketNotice } from './MarketNotice';
 import { useRiskSettings } from '../risk/risk.api';
 import { useWatchlist } from '../watchlist/watchlist.api';
 import { SideButton, SIDES } from './SideButton';
@@ -118,6 +120,9 @@ export function TradeFormBody({
   // The feed pauses while the order is on its way (spec section 4).
   const price = useLivePrice(form.accountId || null, form.symbol || null, { paused: executing });
   const info = price.info;
+  const market = useMarketState(price, form.symbol);
+  // An error belongs to the symbol and account it was made for: another choice starts clean.
+  useEffect(() => setFailure(null), [form.accountId, form.symbol]);
   const symbols = useSymbols(form.accountId || null);
   const tradable = symbols.data?.map((s) => s.symbol) ?? [];
   // The pairs that convert the quote currency: the direct one, or both legs of the cross through USD.
@@ -132,6 +137,7 @@ export function TradeFormBody({
     bid: price.bid,
     ask: price.ask,
     info,
+    infoError: price.infoError,
     equity: details.data?.equity,
     equityError: details.isError ? errorMessage(details.error, 'the broker did not answer') : null,
     accountCurrency: details.data?.currency ?? account?.currency,
@@ -168,6 +174,7 @@ export function TradeFormBody({
     e.preventDefault();
     if (executing) return;
     setFailure(null);
+    if (market.blocked) return setFailure(market.blocked);
     if (!result.ok) return setFailure(result.message);
     const { plan } = result;
     if (plan.volume <= 0)
@@ -205,16 +212,19 @@ export function TradeFormBody({
     />
   );
 
+  // An unavailable broker or a closed market is said once, by the notice under Buy/Sell.
   const priceState =
-    price.status === 'error'
-      ? (price.error ?? 'The price feed was refused.')
-      : price.status === 'paused'
-        ? 'Price feed paused while the trade executes.'
-        : price.status === 'reconnecting'
-          ? 'Reconnecting to the price feed…'
-          : price.bid === null
-            ? 'Waiting for a live price…'
-            : null;
+    market.state.kind === 'unavailable' || market.state.kind === 'closed'
+      ? null
+      : price.status === 'error'
+        ? (price.error ?? 'The price feed was refused.')
+        : price.status === 'paused'
+          ? 'Price feed paused while the trade executes.'
+          : price.status === 'reconnecting'
+            ? 'Reconnecting to the price feed…'
+            : price.bid === null
+              ? 'Waiting for a live price…'
+              : null;
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
@@ -243,9 +253,14 @@ export function TradeFormBody({
               selected={form.direction === side.direction}
               onSelect={() => set('direction', side.direction)}
               price={price.format(side.direction === 'BUY' ? price.ask : price.bid)}
+              disabledBy={market.blocked ? MARKET_NOTICE_ID : null}
             />
           ))}
         </Group>
+        <Group gap="xs" justify="flex-end">
+          <MarketStateBadge view={market} symbol={form.symbol} />
+        </Group>
+        <MarketNotice view={market} />
         {priceState && (
           <Text size="xs" c={price.status === 'error' ? 'red' : 'dimmed'} role="status">
             {priceState}
@@ -346,7 +361,8 @@ export function TradeFormBody({
         <Button
           type="submit"
           size="md"
-          disabled={executing || !result.ok}
+          disabled={executing || !result.ok || !!market.blocked}
+          aria-describedby={market.blocked ? MARKET_NOTICE_ID : undefined}
           color={form.direction === 'BUY' ? 'teal' : 'red'}
         >
           {executing ? TRADE_TEXT.executing : 'Execute Trade'}

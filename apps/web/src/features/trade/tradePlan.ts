@@ -119,6 +119,8 @@ export interface PlanContext {
   /** The account's leverage and free margin, for the margin the trade needs. */
   leverage?: number | null;
   freeMargin?: number | null;
+  /** Why the symbol info did not load, in the server's words. */
+  infoError?: string | null;
 }
 
 /**
@@ -142,7 +144,11 @@ export type PlanResult =
 /** Plan the trade exactly as the server will: the domain's planTrade with the live price. */
 export function computePlan(form: TradeForm, ctx: PlanContext): PlanResult {
   const { info } = ctx;
-  if (!info) return { ok: false, waiting: true, message: 'Loading symbol info…' };
+  if (!info) {
+    // The broker's reason (e.g. a 502 from a bridge that is down) instead of a spinner that never ends.
+    if (ctx.infoError) return { ok: false, waiting: false, message: ctx.infoError };
+    return { ok: false, waiting: true, message: 'Loading symbol info…' };
+  }
   if (ctx.equity === undefined || !ctx.accountCurrency) {
     if (ctx.equityError)
       return { ok: false, waiting: false, message: `Account equity unavailable: ${ctx.equityError}` };
