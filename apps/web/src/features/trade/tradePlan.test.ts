@@ -93,6 +93,20 @@ describe('computePlan: the trade calculations panel', () => {
     expect(r.plan.stopLoss.price).toBe(90_385);
   });
 
+  it("symbol info that failed shows the server's reason instead of 'Loading symbol info…'", () => {
+    const reason = 'MT5 is not available: no MT5 bridge is configured on this server (MT5_BRIDGE_URL).';
+    expect(computePlan(form, { ...ctx, info: undefined, infoError: reason })).toEqual({
+      ok: false,
+      waiting: false,
+      message: reason,
+    });
+    expect(computePlan(form, { ...ctx, info: undefined })).toEqual({
+      ok: false,
+      waiting: true,
+      message: 'Loading symbol info…',
+    });
+  });
+
   it("the account's max_lot_size caps the size: 0.125 → 0.05", () => {
     const r = computePlan(form, { ...ctx, maxLotSize: 0.05 });
     expect(r.ok && r.plan.volume).toBe(0.05);
