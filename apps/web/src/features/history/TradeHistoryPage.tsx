@@ -14,12 +14,13 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { notifications } from '../../app/notify';
-import { IconChevronDown, IconChevronRight, IconDownload } from '@tabler/icons-react';
+import { IconChevronDown, IconChevronRight, IconDownload, IconFileImport } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useNavigate, useParams } from 'react-router';
 import { HISTORY_SORT_LABELS, HISTORY_SORTS, type HistorySort, type HistoryTrade } from '@tradedesk/contract';
 import { useAccounts } from '../accounts/accounts.api';
 import { fmtLots, fmtNumber, fmtPrice, fmtTime, pnlColor } from './format';
+import { ImportStatementModal } from './ImportStatementModal';
 import {
   dayEnd,
   dayStart,
@@ -211,6 +212,7 @@ export function TradeHistoryPage() {
   const [dateFrom, setDateFrom] = useState(weekStart(new Date()));
   const [dateTo, setDateTo] = useState(today);
   const [sort, setSort] = useState<HistorySort>('newest');
+  const [importing, setImporting] = useState(false);
   const range = useMemo(
     () => ({ from: dateFrom ? dayStart(dateFrom) : undefined, to: dateTo ? dayEnd(dateTo) : undefined }),
     [dateFrom, dateTo],
@@ -293,7 +295,16 @@ export function TradeHistoryPage() {
         >
           Export CSV
         </Button>
+        <Button
+          variant="light"
+          leftSection={<IconFileImport size={16} />}
+          onClick={() => setImporting(true)}
+          disabled={!accountId}
+        >
+          Import statement
+        </Button>
       </Group>
+      <ImportStatementModal accountId={accountId} opened={importing} onClose={() => setImporting(false)} />
 
       <StatsStrip stats={stats.data} loading={stats.isLoading} />
 
