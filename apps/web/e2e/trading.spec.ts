@@ -346,6 +346,12 @@ test('the risk-settings panel of Edit Account saves once, then reads as locked u
   await modal.getByLabel('Cooldown Period (HH:MM:SS)').fill('00:30:00');
   await modal.getByLabel('Max Open Positions').fill('3');
   await modal.getByRole('button', { name: 'Save Risk Settings' }).click();
+  // Saving locks them for 7 days: a confirm says so, with the date, before anything is sent.
+  const confirm = page.getByRole('dialog', { name: 'Save and lock the risk settings?' });
+  await expect(confirm).toContainText(
+    /locked for 7 days: you cannot change them again until \d{4}-\d{2}-\d{2}/,
+  );
+  await confirm.getByRole('button', { name: 'Save and lock' }).click();
   await expect(page.getByText('Risk settings updated successfully.')).toBeVisible();
   await expect(modal.getByText(/read-only\s+until \d{4}-\d{2}-\d{2}/)).toBeVisible();
   await expect(modal.getByRole('button', { name: 'Save Risk Settings' })).toHaveCount(0);

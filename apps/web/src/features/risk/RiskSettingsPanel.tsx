@@ -15,6 +15,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { notifications } from '../../app/notify';
 import { IconLock, IconShieldCheck } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -94,6 +95,20 @@ export function unlockDate(
   const d = dayjs(s.last_updated).add(RISK_SETTINGS_LOCK_DAYS, 'day').toDate();
   return d > now ? d : null;
 }
+
+/** When settings saved at `now` unlock again: the lock starts at the save. */
+export function lockEndIfSavedAt(now = new Date()): Date {
+  return dayjs(now).add(RISK_SETTINGS_LOCK_DAYS, 'day').toDate();
+}
+
+const fmtDate = (d: Date) => dayjs(d).format('YYYY-MM-DD HH:mm');
+
+/** Locked fields look read-only too: filled, with a lock, and out of the way of the keyboard's edits. */
+const LOCKED = {
+  variant: 'filled',
+  rightSection: <IconLock size={14} aria-hidden />,
+  'aria-readonly': true,
+} as const;
 
 /**
  * The Edit Account modal's optional risk-settings side panel (opened with its button): every rule of the account, editable once per
@@ -178,6 +193,7 @@ function RiskSettingsForm({ accountId }: { accountId: string }) {
       onChange={(v) => set(f.key, v)}
       {...f.input}
       readOnly={readOnly}
+      {...(readOnly ? LOCKED : {})}
     />
   );
 
@@ -194,7 +210,7 @@ function RiskSettingsForm({ accountId }: { accountId: string }) {
       setError('Default risk (%) is required.');
       return;
     }
-    save.mutate({
+    const body: RiskSettingsUpdate = {
       max_daily_loss: orNull(form.max_daily_loss),
       risk_percent: risk,
       max_trade_risk: orNull(form.max_trade_risk),
@@ -204,6 +220,18 @@ function RiskSettingsForm({ accountId }: { accountId: string }) {
       cooldown_period: form.cooldown_period.trim(),
       max_lot_size: orNull(form.max_lot_size),
       max_open_trades_same_symbol: orNull(form.max_open_trades_same_symbol),
+    };
+    // Saving locks the settings for a week: the trader hears it, with the date, before it happens.
+    modals.openConfirmModal({
+      title: 'Save and lock the risk settings?',
+      children: (
+        <Text size="sm" data-testid="risk-lock-warning">
+          Once saved, these risk settings are locked for {RISK_SETTINGS_LOCK_DAYS} days: you cannot change
+          them again until {fmtDate(lockEndIfSavedAt())}.
+        </Text>
+      ),
+      labels: { confirm: 'Save and lock', cancel: 'Cancel' },
+      onConfirm: () => save.mutate(body),
     });
   }
 
@@ -218,7 +246,7 @@ function RiskSettingsForm({ accountId }: { accountId: string }) {
           {readOnly && (
             <Alert color="yellow" variant="light" icon={<IconLock size={16} />}>
               Risk settings can be changed once every {RISK_SETTINGS_LOCK_DAYS} days. They are read-only until{' '}
-              {dayjs(unlock).format('YYYY-MM-DD HH:mm')}.
+              {fmtDate(unlock)}.
             </Alert>
           )}
           <Text size="xs" c="dimmed">
@@ -244,6 +272,7 @@ function RiskSettingsForm({ accountId }: { accountId: string }) {
               }}
               error={cooldownError}
               readOnly={readOnly}
+              {...(readOnly ? LOCKED : {})}
             />
           </SimpleGrid>
           {!readOnly && (
