@@ -51,7 +51,12 @@ test('every input updates the results and the chart; an invalid split hides them
   await expect(page.getByTestId('average-rr')).toHaveText('0.40R');
   await page.getByText('Chart data').click();
   let rows = await chartRows(page);
-  expect(rows).toEqual({ count: 20, first: '0.10% Out of reach', last: '0.50% Out of reach' });
+  // Out of reach up to 0.5 %: the chart stretches to 1.6 % (twice the 0.80 % that reaches the goal) so the
+  // line shows where it becomes reachable, and a hint says so.
+  expect(rows).toEqual({ count: 20, first: '0.10% Out of reach', last: '1.60% 85.77%' });
+  await expect(page.getByTestId('win-rate-reach-hint')).toHaveText(
+    'Out of reach at 0.50% risk over 30 trades: reachable from 0.80% risk per trade, or with 48 trades at 0.50%.',
+  );
 
   // Quantities 50/30/20: contributions 0.4, 0.3·2·0.5 = 0.30, 0.3·3·0.2 = 0.18, A = 0.88 → 87.10 % (red).
   await field(page, 'Target 1 quantity (%)').fill('50');

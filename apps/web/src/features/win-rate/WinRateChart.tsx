@@ -5,7 +5,7 @@ import { Stack, Table, Text } from '@mantine/core';
 import type { WinRatePoint } from '@tradedesk/domain';
 
 /** Minimum win rate against risk per trade; out-of-reach risks leave a gap rather than a value above 100 %. */
-export function WinRateChart({ points }: { points: WinRatePoint[] }) {
+export function WinRateChart({ points, hint = null }: { points: WinRatePoint[]; hint?: string | null }) {
   // Kept here, above the early return, so an open data table stays open while inputs are briefly invalid.
   const [showData, setShowData] = useState(false);
   if (points.length === 0) {
@@ -27,6 +27,11 @@ export function WinRateChart({ points }: { points: WinRatePoint[] }) {
   const unreachable = points.filter((p) => p.minWinRate === null).length;
   return (
     <Stack gap="xs">
+      {hint && (
+        <Text size="sm" data-testid="win-rate-reach-hint">
+          {hint}
+        </Text>
+      )}
       <div
         role="img"
         aria-label={`Line chart of the minimum win rate for risk per trade from ${first}% to ${last}%`}

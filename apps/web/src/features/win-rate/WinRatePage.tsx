@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Alert, Card, Grid, Stack, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
-import { computeWinRate, winRateSeries } from '@tradedesk/domain';
+import { computeWinRate, winRateChart, winRateReach } from '@tradedesk/domain';
 import type { ProfitProfile } from '@tradedesk/contract';
 import { PlanInputs } from './PlanInputs';
 import { ProfileCards } from './ProfileCards';
@@ -13,6 +13,7 @@ import {
   DEFAULT_FORM,
   formFromLink,
   fromScenarioInputs,
+  reachHint,
   splitsFromProfile,
   toDomainInputs,
   toScenarioInputs,
@@ -31,7 +32,9 @@ export function WinRatePage() {
 
   const inputs = useMemo(() => toDomainInputs(form), [form]);
   const result = useMemo(() => computeWinRate(inputs), [inputs]);
-  const points = useMemo(() => winRateSeries(inputs), [inputs]);
+  // Out of reach at the trader's risk, the chart stretches to where it becomes reachable (domain).
+  const chart = useMemo(() => winRateChart(inputs), [inputs]);
+  const hint = useMemo(() => reachHint(winRateReach(inputs), inputs), [inputs]);
   const issues = result.valid ? [] : result.issues;
 
   const fillFromProfile = (p: ProfitProfile) => {
@@ -120,7 +123,7 @@ export function WinRatePage() {
         <Title order={3} size="h4" id="wr-chart" mb="sm">
           Minimum win rate by risk per trade
         </Title>
-        <WinRateChart points={points} />
+        <WinRateChart points={chart.points} hint={hint} />
       </Card>
 
       <Card withBorder padding="lg" component="section">

@@ -7,6 +7,7 @@ import {
   formFromLink,
   fromScenarioInputs,
   profileTargetsFromSplits,
+  reachHint,
   splitsFromProfile,
   toDomainInputs,
   toScenarioInputs,
@@ -98,5 +99,24 @@ describe('formFromLink', () => {
     expect(formFromLink(new URLSearchParams('r=2'))).toBeNull();
     expect(formFromLink(new URLSearchParams('r=-1&hit=50'))).toBeNull();
     expect(formFromLink(new URLSearchParams('r=2&hit=150'))).toBeNull();
+  });
+});
+
+describe('reachHint', () => {
+  it('says where the spec defaults become reachable (0.80 % risk or 48 trades, domain winRateReach)', () => {
+    expect(
+      reachHint({ reachable: false, minRiskPct: 0.8, minTrades: 48 }, { riskPerTrade: 0.5, numTrades: 30 }),
+    ).toBe(
+      'Out of reach at 0.50% risk over 30 trades: reachable from 0.80% risk per trade, or with 48 trades at 0.50%.',
+    );
+  });
+  it('is silent when reachable, and says so when nothing reaches it', () => {
+    expect(
+      reachHint({ reachable: true, minRiskPct: 0.2, minTrades: 10 }, { riskPerTrade: 1, numTrades: 30 }),
+    ).toBeNull();
+    expect(reachHint(null, { riskPerTrade: 1, numTrades: 30 })).toBeNull();
+    expect(
+      reachHint({ reachable: false, minRiskPct: null, minTrades: null }, { riskPerTrade: 1, numTrades: 30 }),
+    ).toBe('Out of reach at any risk and number of trades: no winner closes above 0R.');
   });
 });

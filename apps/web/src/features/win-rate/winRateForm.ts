@@ -1,5 +1,5 @@
 import type { ProfitProfile, ScenarioInputs, ScenarioSplits } from '@tradedesk/contract';
-import type { WinRateInputs } from '@tradedesk/domain';
+import type { WinRateInputs, WinRateReach } from '@tradedesk/domain';
 
 /** A number field as Mantine gives it: a number, or '' while the field is empty. */
 export type Field = number | '';
@@ -113,4 +113,20 @@ export function formFromLink(params: URLSearchParams): { form: WinRateForm; obse
     },
     observedHitRate: hit,
   };
+}
+
+/** The one-line hint under an out-of-reach chart: where the goal becomes reachable (domain winRateReach). */
+export function reachHint(
+  reach: WinRateReach | null,
+  inputs: Pick<WinRateInputs, 'riskPerTrade' | 'numTrades'>,
+): string | null {
+  if (!reach || reach.reachable) return null;
+  const risk = `${inputs.riskPerTrade.toFixed(2)}%`;
+  if (reach.minRiskPct === null && reach.minTrades === null)
+    return 'Out of reach at any risk and number of trades: no winner closes above 0R.';
+  const ways = [
+    reach.minRiskPct !== null ? `from ${reach.minRiskPct.toFixed(2)}% risk per trade` : null,
+    reach.minTrades !== null ? `with ${reach.minTrades} trades at ${risk}` : null,
+  ].filter(Boolean);
+  return `Out of reach at ${risk} risk over ${inputs.numTrades} trades: reachable ${ways.join(', or ')}.`;
 }
