@@ -20,6 +20,7 @@ import { JournalTradeModal } from '../journal/JournalTradeModal';
 import { useTradeJournals } from '../journal/journal.api';
 import { fmtLots, fmtNumber, fmtPrice, fmtText, fmtTime, NA, pnlColor } from './format';
 import { ImageOverlay } from './ImageOverlay';
+import { ClosedParts } from './ClosedParts';
 import { SnapshotStatus } from '../snapshots/SnapshotStatus';
 import { usePendingSnapshots, type PendingSnapshot } from '../snapshots/snapshotConfigs.api';
 
@@ -36,6 +37,8 @@ export interface OrderRow {
   direction: string | null;
   filled_price: number | null;
   filled_volume: number | null;
+  /** IN opens, OUT closes (fully or partly). */
+  entry?: 'IN' | 'OUT' | null;
   profit: number | null;
   commission: number | null;
   deal_reason: string | null;
@@ -279,7 +282,8 @@ export function TradeDetailPanel({ trade }: { trade: TradeForDetail }) {
             {fmtText(trade.direction)}
           </Text>
         </Field>
-        <Field label="Lot Size">{fmtLots(trade.lot_size)}</Field>
+        {/* The lots it opened with; partial closes are listed under the fields. */}
+        <Field label="Lot Size (opened)">{fmtLots(trade.lot_size)}</Field>
         <Field label="Entry Price">{fmtPrice(trade.entry_price)}</Field>
         <Field label="Stop Loss">{fmtPrice(trade.stop_loss)}</Field>
         <Field label="Status">
@@ -297,6 +301,7 @@ export function TradeDetailPanel({ trade }: { trade: TradeForDetail }) {
         <Field label="Closed">{trade.closed_at ? fmtTime(trade.closed_at) : NA}</Field>
       </SimpleGrid>
       <Field label="Reason">{fmtText(trade.reason)}</Field>
+      <ClosedParts lotSize={trade.lot_size} orders={trade.order_history} />
       <Section title="Order History" open={ordersOpen} onToggle={() => setOrdersOpen((o) => !o)}>
         <OrderHistory orders={trade.order_history ?? []} />
       </Section>
