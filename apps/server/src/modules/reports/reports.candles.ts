@@ -1,4 +1,6 @@
-import { allocateSeries, concatSeries, isoMs, type CandleSeries } from '@tradedesk/domain';
+import { allocateSeries, concatSeries, isoMs, seriesRange, type CandleSeries } from '@tradedesk/domain';
+
+const MINUTE = 60_000;
 import type { AppContext } from '../../context';
 import type { TradingAccountsTable } from '../../db/schema';
 import { brokerRegistry } from '../../brokers/registry';
@@ -89,10 +91,18 @@ export async function measureWithCandles<T extends CandleTrade>(
       // Entries only move forward: months before this one are done with.
       const first = monthKey(open);
       for (const key of decoded.keys()) if (key < first) decoded.delete(key);
-      const parts = monthsOf(open, close + 1)
+      const spanned = monthsOf(open, close + 1);
+      if (spanned.length === 1) {
+        measure(t, i, monthSeries(spanned[0]!.key));
+        continue;
+      }
+      // Across a month's end: only the trade's own minutes of each month are copied together.
+      const from = Math.floor(open / MINUTE) * MINUTE;
+      const parts = spanned
         .map((m) => monthSeries(m.key))
-        .filter((s): s is CandleSeries => s !== null);
-      measure(t, i, parts.length === 0 ? null : parts.length === 1 ? parts[0]! : concatSeries(parts));
+        .filter((s): s is CandleSeries => s !== null)
+        .map((s) => seriesRange(s, from, close + 1));
+      measure(t, i, parts.length === 0 ? null : concatSeries(parts));
     }
   }
 }

@@ -21,7 +21,9 @@ import { seedTrades, type SeedTrade } from '../history/history.seed';
  *      for and against in the same minute is not "negative first".
  * - R  GBPUSD BUY 1.3000, stop 1.2900 (0.01 = 1 R = 200), −200, from the user's imported M1 (the
  *      simulator's store holds no GBPUSD): MFE 0.005 = 0.5 R = 100, MAE 0.01 = 1 R = 200.
- * - S  USDJPY: no candles at all; T  EURUSD in March: no chunk of that month.
+ * - V  EURUSD BUY 1.1000, stop 1.0900 (0.01 = 1 R = 100), −50, across February's end into the
+ *      simulator's March chunk: MFE 0.008 = 0.8 R = 80, MAE 0.005 = 0.5 R = 50.
+ * - S  USDJPY: no candles at all; T  EURUSD on 2 March: no bar of its time.
  * Winners measured: P, Q, U; negative first: P (1 of 3). Left on the table at 2 R: P reached 2.4 R
  * and closed at 1 R: (2 − 1) × 100 = 100; at 1 R P closed at the target (nothing left).
  */
@@ -68,75 +70,34 @@ describeEachDb('reports: MFE and MAE', (target) => {
     h = await createHarness(target);
     t = await newTrader(h, 'excursions');
     other = await newTrader(h, 'outsider');
-    for (const k of ['P', 'Q', 'U', 'R', 'S', 'T']) ids[k] = newId();
-    await seedTrades(h.ctx.db, { userId: t.userId, accountId: t.accountId, currency: 'USD' }, [
-      trade(
-        ids.P!,
-        'EURUSD',
-        'BUY',
-        1.1,
-        1.095,
-        '2026-02-02T10:00:30.000Z',
-        '2026-02-02T10:03:10.000Z',
-        100,
-        100,
+    // key, symbol, side, entry, stop, opened and closed (UTC, to the second), P/L, risk
+    const table: [
+      string,
+      string,
+      'BUY' | 'SELL',
+      number,
+      number | null,
+      string,
+      string,
+      number,
+      number | null,
+    ][] = [
+      ['P', 'EURUSD', 'BUY', 1.1, 1.095, '2026-02-02T10:00:30', '2026-02-02T10:03:10', 100, 100],
+      ['Q', 'EURUSD', 'SELL', 1.2, 1.21, '2026-02-02T11:00:00', '2026-02-02T11:00:40', 25, 50],
+      ['U', 'EURUSD', 'BUY', 1.1, null, '2026-02-02T10:01:00', '2026-02-02T10:02:30', 30, null],
+      ['R', 'GBPUSD', 'BUY', 1.3, 1.29, '2026-02-03T09:00:00', '2026-02-03T09:02:00', -200, 200],
+      ['S', 'USDJPY', 'BUY', 150, 149, '2026-02-04T09:00:00', '2026-02-04T10:00:00', 500, 100],
+      ['T', 'EURUSD', 'BUY', 1.1, 1.09, '2026-03-02T09:00:00', '2026-03-02T10:00:00', -50, 100],
+      ['V', 'EURUSD', 'BUY', 1.1, 1.09, '2026-02-28T23:59:00', '2026-03-01T00:01:00', -50, 100],
+    ];
+    for (const [k] of table) ids[k] = newId();
+    await seedTrades(
+      h.ctx.db,
+      { userId: t.userId, accountId: t.accountId, currency: 'USD' },
+      table.map(([k, symbol, side, entry, stop, opened, closedAt, pl, risk]) =>
+        trade(ids[k]!, symbol, side, entry, stop, `${opened}.000Z`, `${closedAt}.000Z`, pl, risk),
       ),
-      trade(
-        ids.Q!,
-        'EURUSD',
-        'SELL',
-        1.2,
-        1.21,
-        '2026-02-02T11:00:00.000Z',
-        '2026-02-02T11:00:40.000Z',
-        25,
-        50,
-      ),
-      trade(
-        ids.U!,
-        'EURUSD',
-        'BUY',
-        1.1,
-        null,
-        '2026-02-02T10:01:00.000Z',
-        '2026-02-02T10:02:30.000Z',
-        30,
-        null,
-      ),
-      trade(
-        ids.R!,
-        'GBPUSD',
-        'BUY',
-        1.3,
-        1.29,
-        '2026-02-03T09:00:00.000Z',
-        '2026-02-03T09:02:00.000Z',
-        -200,
-        200,
-      ),
-      trade(
-        ids.S!,
-        'USDJPY',
-        'BUY',
-        150,
-        149,
-        '2026-02-04T09:00:00.000Z',
-        '2026-02-04T10:00:00.000Z',
-        500,
-        100,
-      ),
-      trade(
-        ids.T!,
-        'EURUSD',
-        'BUY',
-        1.1,
-        1.09,
-        '2026-03-02T09:00:00.000Z',
-        '2026-03-02T10:00:00.000Z',
-        -50,
-        100,
-      ),
-    ]);
+    );
     // The simulated account's prices: the simulator's chunk of February in the store.
     const eurusd = seriesFromBars([
       bar('2026-02-02T09:59:00Z', 1.3, 1.0), // before entry
@@ -146,21 +107,31 @@ describeEachDb('reports: MFE and MAE', (target) => {
       bar('2026-02-02T10:03:00Z', 1.1055, 1.1045),
       bar('2026-02-02T10:04:00Z', 1.2, 1.0), // after exit
       bar('2026-02-02T11:00:00Z', 1.2, 1.195),
+      bar('2026-02-28T23:59:00Z', 1.103, 1.099),
+    ]);
+    const march = seriesFromBars([
+      bar('2026-03-01T00:00:00Z', 1.108, 1.1005),
+      bar('2026-03-01T00:01:00Z', 1.101, 1.095),
+      bar('2026-03-01T00:02:00Z', 1.2, 1.0), // after exit
     ]);
     const sim = simCandleSource(brokerRegistry(h.ctx).sim);
-    await candleRepo(h.ctx.db).put({
-      source: sim.key,
-      symbol: 'EURUSD',
-      timeframe: 'M1',
-      month: '2026-02',
-      user_id: null,
-      account_id: null,
-      bar_count: eurusd.time.length,
-      covered_from: Date.parse('2026-02-01T00:00:00Z'),
-      covered_to: Date.parse('2026-03-01T00:00:00Z'),
-      data: encodeChunk(eurusd),
-      updated_at: nowIso(),
-    });
+    for (const [month, bars] of [
+      ['2026-02', eurusd],
+      ['2026-03', march],
+    ] as const)
+      await candleRepo(h.ctx.db).put({
+        source: sim.key,
+        symbol: 'EURUSD',
+        timeframe: 'M1',
+        month,
+        user_id: null,
+        account_id: null,
+        bar_count: bars.time.length,
+        covered_from: bars.time[0]!,
+        covered_to: bars.time[bars.time.length - 1]! + 60_000,
+        data: encodeChunk(bars),
+        updated_at: nowIso(),
+      });
     // GBPUSD only in the user's own import.
     await candleStore(h.ctx).importM1(
       t.userId,
@@ -187,9 +158,9 @@ describeEachDb('reports: MFE and MAE', (target) => {
 
   it('measures every closed trade in price, R and money from the stored M1 candles', async () => {
     const r = await get('');
-    expect([r.trades_total, r.measured, r.currency, r.offset, r.limit]).toEqual([6, 4, 'USD', 0, 1000]);
+    expect([r.trades_total, r.measured, r.currency, r.offset, r.limit]).toEqual([7, 5, 'USD', 0, 1000]);
     // Most recently closed first.
-    expect(r.trades.map((x) => x.id)).toEqual([ids.R, ids.Q, ids.P, ids.U]);
+    expect(r.trades.map((x) => x.id)).toEqual([ids.V, ids.R, ids.Q, ids.P, ids.U]);
     const by = Object.fromEntries(r.trades.map((x) => [x.id, x]));
     const p = by[ids.P!]!;
     expect(p.mfe_price).toBeCloseTo(0.012, 9);
@@ -228,6 +199,10 @@ describeEachDb('reports: MFE and MAE', (target) => {
     expect(g.mfe_r).toBeCloseTo(0.5, 9);
     expect(g.mae_r).toBeCloseTo(1, 9);
     expect([g.mfe_minor, g.mae_minor, g.final_r, g.negative_first]).toEqual([100, 200, -1, false]);
+    const v = by[ids.V!]!;
+    expect(v.mfe_r).toBeCloseTo(0.8, 9);
+    expect(v.mae_r).toBeCloseTo(0.5, 9);
+    expect([v.mfe_minor, v.mae_minor, v.final_r, v.negative_first]).toEqual([80, 50, -0.5, false]);
   });
 
   it('reports the trades without candles, winners that went negative first, and money left per target', async () => {
@@ -244,26 +219,27 @@ describeEachDb('reports: MFE and MAE', (target) => {
       { target_r: 2, reached: 1, closed_below: 1, left_minor: 100 },
       { target_r: 3, reached: 0, closed_below: 0, left_minor: 0 },
     ]);
-    // R levels of one's own: at 0.5 R, P, Q and R reached it and only R (−1 R) closed below: 1.5 × 200.
+    // R levels of one's own: at 0.5 R, P, Q, R and V reached it; R (−1 R) and V (−0.5 R) closed below:
+    // 1.5 × 200 + 1 × 100.
     const own = await get('&targets=2,0.5');
     expect(own.left_on_table).toEqual([
-      { target_r: 0.5, reached: 3, closed_below: 1, left_minor: 300 },
+      { target_r: 0.5, reached: 4, closed_below: 2, left_minor: 400 },
       { target_r: 2, reached: 1, closed_below: 1, left_minor: 100 },
     ]);
   });
 
   it('pages the per-trade list and takes the summary filters', async () => {
     const page = await get('&limit=2&offset=1');
-    expect(page.trades.map((x) => x.id)).toEqual([ids.Q, ids.P]);
-    expect([page.measured, page.limit, page.offset]).toEqual([4, 2, 1]);
+    expect(page.trades.map((x) => x.id)).toEqual([ids.R, ids.Q]);
+    expect([page.measured, page.limit, page.offset]).toEqual([5, 2, 1]);
     const eur = await get('&instrument=eurusd');
-    expect([eur.trades_total, eur.measured, eur.without_candles.count]).toEqual([4, 3, 1]);
+    expect([eur.trades_total, eur.measured, eur.without_candles.count]).toEqual([5, 4, 1]);
     const tag = await get('&tag=breakout');
     expect([tag.trades_total, tag.measured, tag.trades[0]!.id]).toEqual([1, 1, ids.R]);
     const feb2 = await get('&from=2026-02-02&to=2026-02-02');
     expect([feb2.trades_total, feb2.measured, feb2.winners]).toEqual([3, 3, 3]);
     const all = await h.request('GET', '/api/reports/excursions/', { token: t.token });
-    expect((all.json() as ReportExcursions).trades_total).toBe(6);
+    expect((all.json() as ReportExcursions).trades_total).toBe(7);
   });
 
   it("answers 404 for another user's account and 400 for bad filters, never 500", async () => {
