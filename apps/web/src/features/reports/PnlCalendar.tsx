@@ -1,6 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Button, Card, Group, Table, Text } from '@mantine/core';
 import type { ReportSummary } from '@tradedesk/contract';
+import { fromMinor } from '@tradedesk/domain';
+import { calendarCsv, downloadCsv } from './csv';
 import { money } from './format';
 
 const DAY = 86_400_000;
@@ -54,6 +56,18 @@ export function PnlCalendar({ summary }: { summary: ReportSummary }) {
           </Button>
           <Button size="compact-sm" variant="default" onClick={() => setMonth(shiftMonth(month, 1))}>
             Next month
+          </Button>
+          <Button
+            size="compact-sm"
+            variant="default"
+            onClick={() =>
+              downloadCsv(
+                'report-calendar.csv',
+                calendarCsv(calendar, currency, (m) => fromMinor(m, dec).toFixed(dec)),
+              )
+            }
+          >
+            Export CSV
           </Button>
         </Group>
       </Group>

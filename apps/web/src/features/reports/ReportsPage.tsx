@@ -4,6 +4,7 @@ import { AreaChart } from '@mantine/charts';
 import type { ReportDimension } from '@tradedesk/contract';
 import { fromMinor } from '@tradedesk/domain';
 import { BreakdownTable } from './BreakdownTable';
+import { ExcursionsCard } from './ExcursionsCard';
 import { PnlCalendar } from './PnlCalendar';
 import { ReportCards } from './ReportCards';
 import { ReportFiltersBar, type RangePreset } from './ReportFiltersBar';
@@ -23,6 +24,7 @@ const TABLES: [ReportDimension, string][] = [
   ['emotional_state', 'Emotional state'],
   ['market_condition', 'Market condition'],
   ['trader', 'Trader'],
+  ['bot', 'Bot vs manual'],
 ];
 const DIMS = TABLES.map(([d]) => d);
 
@@ -96,6 +98,7 @@ export function ReportsPage() {
             <PnlCalendar summary={s} />
             <RHistogram summary={s} />
           </SimpleGrid>
+          <ExcursionsCard filters={filters} />
           <Card withBorder padding="md" aria-label="Journal discipline">
             <Text fw={600}>Journal discipline</Text>
             <Text size="sm">

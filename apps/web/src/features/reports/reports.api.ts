@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import {
   reportBreakdowns,
+  reportExcursions,
   reportSummary,
   type ReportBreakdowns,
+  type ReportExcursions,
   type ReportDimension,
   type ReportSummary,
 } from '@tradedesk/contract';
@@ -46,5 +48,18 @@ export function useReportBreakdowns(f: ReportFilters, by: readonly ReportDimensi
     queryKey: ['reports', 'breakdowns', f, by],
     queryFn: () =>
       api.get(`/reports/breakdowns/${reportQuery(f, { by: by.join(',') })}`, { schema: reportBreakdowns }),
+  });
+}
+
+/** Points the MFE scatter draws at most (the most recently closed trades). */
+export const SCATTER_POINTS = 2000;
+
+export function useReportExcursions(f: ReportFilters) {
+  return useQuery<ReportExcursions>({
+    queryKey: ['reports', 'excursions', f],
+    queryFn: () =>
+      api.get(`/reports/excursions/${reportQuery(f, { limit: String(SCATTER_POINTS) })}`, {
+        schema: reportExcursions,
+      }),
   });
 }
