@@ -13,7 +13,7 @@ import { checkSessions, type SessionWindow } from '@tradedesk/domain';
 import type { AppContext } from '../../context';
 import { enqueueJob, getJob, listJobs, type Job } from '../../jobs';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { ANALYSIS_JOB, type AnalysisJobPayload, type AnalysisJobResult } from './analysis-job.types';
 import { instrumentsRepo } from './instruments.repo';
 import './analysis.jobs';

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import { enqueueJob } from '../../jobs';
 import { badRequest, conflict } from '../../lib/http-error';
 import { newId, nowIso } from '../../lib/ids';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { resolveSymbol } from './analysis.candles';
 import { instrumentsRepo, type InstrumentRow } from './instruments.repo';
 import { DOWNLOAD_JOB } from './instruments.jobs';

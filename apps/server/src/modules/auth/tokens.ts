@@ -2,12 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Db } from '../../db';
 import { newId, nowIso } from '../../lib/ids';
-
-export interface AuthUser {
-  id: string;
-  username: string;
-  is_staff: boolean;
-}
+import type { AuthUser } from '../../request-context';
 
 export interface TokenPair {
   access: string;

@@ -5,7 +5,7 @@ import type { BacktestRunsTable } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/http-error';
 import { newId, nowIso } from '../../lib/ids';
 import { enqueueJob } from '../../jobs';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { BACKTEST_JOB } from './bots.jobs';
 import { botsRepo } from './bots.repo';
 import { botsService } from './bots.service';

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import type { BacktestConfigsTable, BotsTable, BotVersionsTable } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/http-error';
 import { newId, nowIso } from '../../lib/ids';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { accountsRepo } from '../accounts/accounts.repo';
 import { botsRepo } from './bots.repo';
 import { findTemplate } from './templates';

@@ -11,7 +11,7 @@ import {
   type ReportExcursionsQuery,
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { measureWithCandles } from './reports.candles';
 import type { reportsLoader } from './reports.load';
 import { reportsRepo } from './reports.repo';

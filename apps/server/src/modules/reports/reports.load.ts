@@ -3,7 +3,7 @@ import { REPORT_MESSAGES, type ReportsQuery } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
 import type { TradingAccountsTable } from '../../db/schema';
 import { badRequest } from '../../lib/http-error';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { accountsRepo } from '../accounts/accounts.repo';
 import { rangeOf } from '../history/history.service';
 import { reportsRepo, type ReportFilter } from './reports.repo';

@@ -18,7 +18,7 @@ import {
   type ReportsQuery,
 } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { excursionsReport } from './reports.excursions';
 import { reportsLoader } from './reports.load';
 

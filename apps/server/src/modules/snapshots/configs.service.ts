@@ -11,7 +11,7 @@ import type { AppContext } from '../../context';
 import type { ChartSnapshotConfigsTable } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../lib/http-error';
 import { newId, nowIso } from '../../lib/ids';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { configsRepo } from './configs.repo';
 
 type ConfigWrite = z.output<typeof snapshotConfigWrite>;

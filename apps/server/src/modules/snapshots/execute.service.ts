@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { unprocessable } from '../../lib/http-error';
 import { accountsRepo } from '../accounts/accounts.repo';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { configsService } from './configs.service';
 import { marketNow, renderSnapshot } from './snapshot-render';
 

@@ -11,7 +11,7 @@ import type { SnapshotTasksTable } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/http-error';
 import { newId, nowIso } from '../../lib/ids';
 import { enqueueJob } from '../../jobs';
-import type { AuthUser } from '../auth/tokens';
+import type { AuthUser } from '../../request-context';
 import { journalService } from '../journal/journal.service';
 import { configsService } from './configs.service';
 import { SNAPSHOT_JOB } from './snapshots.jobs';
