@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Alert, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { useId, useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { useQueryClient } from '@tanstack/react-query';
 import { currencyDecimals, sumMoney } from '@tradedesk/domain';
@@ -47,6 +47,7 @@ interface Props {
  */
 export function OpenPositions({ accountId, currency }: Props) {
   const qc = useQueryClient();
+  const titleId = useId();
   const phone = useMediaQuery(PHONE);
   const [closing, setClosing] = useState<Set<string>>(new Set());
   const [action, setAction] = useState<{ kind: PositionAction; position: OpenPosition } | null>(null);
@@ -102,10 +103,10 @@ export function OpenPositions({ accountId, currency }: Props) {
   const view = { rows, decimals, closing, onClose: confirmClose, onAction, bots };
 
   return (
-    <Card withBorder padding="md">
+    <Card withBorder padding="md" component="section" aria-labelledby={titleId}>
       <Stack gap="sm">
         <Group justify="space-between">
-          <Title order={2} size="h3">
+          <Title order={2} size="h3" id={titleId}>
             Open Positions
           </Title>
           <Text fw={600} aria-live="polite">

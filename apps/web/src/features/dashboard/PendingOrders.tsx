@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Group, Loader, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { useId, useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../app/errors';
@@ -33,6 +33,7 @@ const describe = (o: PendingOrder) =>
  */
 export function PendingOrders({ accountId }: { accountId: string | null }) {
   const qc = useQueryClient();
+  const titleId = useId();
   const phone = useMediaQuery('(max-width: 47.99em)');
   const orders = usePendingOrders(accountId);
   const rows = orders.data ?? [];
@@ -104,9 +105,9 @@ export function PendingOrders({ accountId }: { accountId: string | null }) {
   );
 
   return (
-    <Card withBorder padding="md">
+    <Card withBorder padding="md" component="section" aria-labelledby={titleId}>
       <Stack gap="sm">
-        <Title order={2} size="h3">
+        <Title order={2} size="h3" id={titleId}>
           {PENDING_TEXT.title}
         </Title>
         {orders.isError && (

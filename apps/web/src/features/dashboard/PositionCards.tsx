@@ -65,7 +65,7 @@ export function PositionCards({ rows, decimals, closing, onClose, onAction, bots
                 </Text>
               </div>
             </Group>
-            <SimpleGrid cols={3} spacing="xs" verticalSpacing={4} mt="xs">
+            <SimpleGrid cols={2} spacing="xs" verticalSpacing={4} mt="xs">
               <Field label="Lot Size" value={formatLots(p.lot_size)} />
               <Field label="Entry Price" value={formatPrice(p.entry_price)} />
               <Field label="RR Ratio" value={p.rr_ratio === null ? '—' : p.rr_ratio.toFixed(2)} />
