@@ -4,7 +4,10 @@
  * - `GET /api/reports/summary/` over the whole range (figures, calendar, R histogram, equity with
  *   drawdown, streaks, journal discipline) — target p95 < 300 ms;
  * - `GET /api/reports/breakdowns/` with every dimension, in a time zone — target p95 < 300 ms;
- * - the summary filtered by a journal tag.
+ * - the summary filtered by a journal tag;
+ * - `GET /api/reports/excursions/`: MFE/MAE of every trade from stored M1 candles (BENCH_CANDLES
+ *   symbols, 2 by default, 1-minute bars Monday to Friday over the two years, so the other symbols'
+ *   trades are "without candles") — target p95 < 300 ms.
  * On SQLite always, and on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set (a
  * temporary schema is created and dropped). Run: `npx tsx bench/reports.bench.ts` or `npm run bench reports`.
  * Requests go through the real app with `app.inject` (auth, validation, serialisation, no network).
@@ -13,9 +16,17 @@ import { sql } from 'kysely';
 import { openBenchApp } from './bench-app';
 import { seedTrades, type SeedTrade } from '../apps/server/src/modules/history/history.seed';
 import type { TradeJournalsTable } from '../apps/server/src/db/schema';
+import { allocateSeries } from '../packages/domain/src/index';
+import { brokerRegistry } from '../apps/server/src/brokers/registry';
+import { encodeChunk } from '../apps/server/src/market/candle-codec';
+import { monthsOf } from '../apps/server/src/market/candle-chunks';
+import { candleRepo } from '../apps/server/src/market/candle-repo';
+import { simCandleSource } from '../apps/server/src/market/candle-sources';
+import type { AppContext } from '../apps/server/src/context';
 
 const TRADES = Number(process.env.BENCH_TRADES ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const CANDLE_SYMBOLS = Number(process.env.BENCH_CANDLES ?? 2);
 const SYMBOLS = ['EURUSD', 'GBPUSD', 'USDJPY', 'XAUUSD', 'AUDUSD', 'US30', 'GER40'];
 const TAGS = ['breakout', 'reversal', 'trend', 'range'];
 const START = Date.parse('2024-01-01T00:00:00Z');
@@ -65,6 +76,60 @@ function journals(userId: string): TradeJournalsTable[] {
   return out;
 }
 
+/**
+ * One-minute bars Monday to Friday (UTC days) over the trades' two years for the first `n` symbols,
+ * a random walk near the trades' entry price, filed as the simulator's chunks (the Demo account's
+ * prices). Returns the bars written.
+ */
+async function seedCandles(ctx: AppContext, n: number): Promise<number> {
+  const repo = candleRepo(ctx.db);
+  const source = simCandleSource(brokerRegistry(ctx).sim).key;
+  let seed = 20261125;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  let bars = 0;
+  for (const symbol of SYMBOLS.slice(0, n)) {
+    let price = 1.1;
+    for (const m of monthsOf(START, START + SPAN + 86_400_000)) {
+      const times: number[] = [];
+      for (let t = m.start; t < m.end; t += 60_000) {
+        const weekday = new Date(t).getUTCDay();
+        if (weekday !== 0 && weekday !== 6) times.push(t);
+      }
+      const s = allocateSeries(times.length);
+      times.forEach((t, i) => {
+        const open = price;
+        price = Math.min(1.3, Math.max(0.9, Math.round((price + (random() - 0.5) * 0.0004) * 1e5) / 1e5));
+        s.time[i] = t;
+        s.open[i] = open;
+        s.close[i] = price;
+        s.high[i] = Math.round((Math.max(open, price) + random() * 0.0002) * 1e5) / 1e5;
+        s.low[i] = Math.round((Math.min(open, price) - random() * 0.0002) * 1e5) / 1e5;
+        s.volume[i] = 1 + Math.floor(random() * 100);
+      });
+      await repo.put({
+        source,
+        symbol,
+        timeframe: 'M1',
+        month: m.key,
+        user_id: null,
+        account_id: null,
+        bar_count: times.length,
+        covered_from: m.start,
+        covered_to: m.end,
+        data: encodeChunk(s),
+        updated_at: new Date().toISOString(),
+      });
+      bars += times.length;
+    }
+  }
+  return bars;
+}
+
 async function runOn(target: 'sqlite' | 'postgres', baseUrl?: string) {
   const { app, ctx, user, account, headers, close } = await openBenchApp(target, baseUrl, 'reports');
   try {
@@ -80,9 +145,10 @@ async function runOn(target: 'sqlite' | 'postgres', baseUrl?: string) {
         .insertInto('trade_journals')
         .values(js.slice(i, i + 2000))
         .execute();
+    const bars = await seedCandles(ctx, CANDLE_SYMBOLS);
     await (target === 'postgres' ? sql`vacuum analyze` : sql`pragma optimize`).execute(ctx.db);
     console.log(
-      `[${target}] seeded ${TRADES.toLocaleString('en')} closed trades and ${js.length.toLocaleString('en')} journal entries in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      `[${target}] seeded ${TRADES.toLocaleString('en')} closed trades, ${js.length.toLocaleString('en')} journal entries and ${bars.toLocaleString('en')} M1 bars of ${CANDLE_SYMBOLS} symbols in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
 
     const get = async (url: string) => {
@@ -104,9 +170,14 @@ async function runOn(target: 'sqlite' | 'postgres', baseUrl?: string) {
       throw new Error(`summary counted ${summary.figures.trades} trades`);
     const cases: Array<[string, string]> = [
       ['summary, whole range', `/api/reports/summary/?${q}`],
-      ['breakdowns, all 10 dimensions, tz=Europe/London', `/api/reports/breakdowns/?${q}&tz=Europe/London`],
+      ['breakdowns, all 11 dimensions, tz=Europe/London', `/api/reports/breakdowns/?${q}&tz=Europe/London`],
       ['summary, tag=breakout', `/api/reports/summary/?${q}&tag=breakout`],
+      ['excursions (MFE/MAE), whole range', `/api/reports/excursions/?${q}`],
     ];
+    const x = (await get(`/api/reports/excursions/?${q}`)).body;
+    console.log(
+      `[${target}] excursions: ${x.measured.toLocaleString('en')} of ${x.trades_total.toLocaleString('en')} trades measured, ${x.without_candles.count.toLocaleString('en')} without candles`,
+    );
     for (const [name, url] of cases) {
       const r = await measure(url);
       console.log(

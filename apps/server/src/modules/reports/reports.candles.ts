@@ -1,6 +1,7 @@
 import { allocateSeries, concatSeries, isoMs, seriesRange, type CandleSeries } from '@tradedesk/domain';
 
 const MINUTE = 60_000;
+const DAY = 86_400_000;
 import type { AppContext } from '../../context';
 import type { TradingAccountsTable } from '../../db/schema';
 import { brokerRegistry } from '../../brokers/registry';
@@ -53,17 +54,26 @@ export async function measureWithCandles<T extends CandleTrade>(
     if (!g) groups.set(key, (g = { source, symbol: t.symbol, idx: [] }));
     g.idx.push(i);
   });
+  // Month keys by UTC day: a trade's months are worked out from a lookup, not a Date each time.
+  const keyByDay = new Map<number, string>();
+  const monthOf = (ms: number) => {
+    const day = Math.floor(ms / DAY);
+    let key = keyByDay.get(day);
+    if (key === undefined) keyByDay.set(day, (key = monthKey(ms)));
+    return key;
+  };
+  /** The months a trade's minutes fall in; none when its times cannot be read. */
+  const monthsSpanned = (open: number, close: number): string[] => {
+    if (!Number.isFinite(open) || !Number.isFinite(close) || close < open) return [];
+    const first = monthOf(open);
+    return first === monthOf(close) ? [first] : monthsOf(open, close + 1).map((m) => m.key);
+  };
   for (const g of groups.values()) {
     const entry = g.idx.map((i) => isoMs(trades[i]!.opened_at));
+    const exit = g.idx.map((i) => isoMs(trades[i]!.closed_at));
+    const spans = g.idx.map((_, k) => monthsSpanned(entry[k]!, exit[k]!));
     const order = g.idx.map((_, k) => k).sort((a, b) => entry[a]! - entry[b]!);
-    const months = new Set<string>();
-    for (const i of g.idx) {
-      const t = trades[i]!;
-      const close = isoMs(t.closed_at);
-      const open = isoMs(t.opened_at);
-      if (Number.isFinite(open) && Number.isFinite(close) && close >= open)
-        for (const m of monthsOf(open, close + 1)) months.add(m.key);
-    }
+    const months = new Set(spans.flat());
     const chunks = await repo.m1Chunks(userId, [g.source, csv], g.symbol, [...months]);
     // A month from the account's own source wins over the user's import of the same month.
     const blobs = new Map<string, Uint8Array>();
@@ -82,26 +92,23 @@ export async function measureWithCandles<T extends CandleTrade>(
     for (const k of order) {
       const i = g.idx[k]!;
       const t = trades[i]!;
-      const open = entry[k]!;
-      const close = isoMs(t.closed_at);
-      if (!Number.isFinite(open) || !Number.isFinite(close) || close < open) {
+      const spanned = spans[k]!;
+      if (spanned.length === 0) {
         measure(t, i, null);
         continue;
       }
       // Entries only move forward: months before this one are done with.
-      const first = monthKey(open);
-      for (const key of decoded.keys()) if (key < first) decoded.delete(key);
-      const spanned = monthsOf(open, close + 1);
+      for (const key of decoded.keys()) if (key < spanned[0]!) decoded.delete(key);
       if (spanned.length === 1) {
-        measure(t, i, monthSeries(spanned[0]!.key));
+        measure(t, i, monthSeries(spanned[0]!));
         continue;
       }
       // Across a month's end: only the trade's own minutes of each month are copied together.
-      const from = Math.floor(open / MINUTE) * MINUTE;
+      const from = Math.floor(entry[k]! / MINUTE) * MINUTE;
       const parts = spanned
-        .map((m) => monthSeries(m.key))
+        .map(monthSeries)
         .filter((s): s is CandleSeries => s !== null)
-        .map((s) => seriesRange(s, from, close + 1));
+        .map((s) => seriesRange(s, from, exit[k]! + 1));
       measure(t, i, parts.length === 0 ? null : concatSeries(parts));
     }
   }
