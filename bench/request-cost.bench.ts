@@ -32,7 +32,15 @@ interface Ready {
 async function runServer(): Promise<void> {
   exitWithParent();
   const dataDir = mkdtempSync(path.join(process.env.BENCH_DATA_DIR ?? tmpdir(), 'tradedesk-bench-'));
-  const config = loadConfig({}, { dataDir, logLevel: process.env.BENCH_LOG_LEVEL ?? 'info', webDist: undefined, simNow: serverClock() });
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      logLevel: (process.env.BENCH_LOG_LEVEL ?? 'info') as 'info',
+      webDist: undefined,
+      simNow: serverClock(),
+    },
+  );
   const { app, ctx } = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const user = await usersService(ctx).create('bench', 'bench-password-123', false);

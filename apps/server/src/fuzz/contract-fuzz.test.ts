@@ -33,7 +33,7 @@ function multipartFor(schema: JsonSchema | undefined): fc.Arbitrary<Buffer> {
   const props = Object.entries((schema as { properties?: Record<string, JsonSchema> })?.properties ?? {});
   const fields = props.length
     ? props
-    : [['file', { type: 'string', format: 'binary' }] as [string, JsonSchema]];
+    : [['file', { type: 'string', format: 'binary' } as JsonSchema] as [string, JsonSchema]];
   const part = ([name, s]: [string, JsonSchema]) =>
     (s as { format?: string }).format === 'binary'
       ? fc
