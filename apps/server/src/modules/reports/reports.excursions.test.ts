@@ -270,4 +270,10 @@ describeEachDb('reports: MFE and MAE', (target) => {
     }
     expect((await h.request('GET', '/api/reports/excursions/')).statusCode).toBe(401);
   });
+
+  it('is in the OpenAPI document with its query', async () => {
+    const doc = (await h.request('GET', '/api/openapi.json')).json();
+    const params = doc.paths['/api/reports/excursions/'].get.parameters.map((p: { name: string }) => p.name);
+    expect(params).toEqual(expect.arrayContaining(['account', 'tag', 'targets', 'limit', 'offset']));
+  });
 });
