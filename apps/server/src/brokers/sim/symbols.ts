@@ -1,3 +1,4 @@
+import { roundToDigits } from '@tradedesk/domain';
 import type { SimSymbolSpec } from './market-types';
 
 /**
@@ -69,7 +70,7 @@ function fx(
     base_currency: symbol.slice(0, 3),
     quote_currency: symbol.slice(3, 6),
     ...LOTS,
-    spread: round(spreadPips * pip, digits),
+    spread: roundToDigits(spreadPips * pip, digits),
     annual_vol: annualVol,
     calendar: 'fx',
     commission_per_lot: FX_COMMISSION,
@@ -81,11 +82,6 @@ function fx(
   else if (def.base_currency === 'USD') def.usd_loading = 1;
   else if (def.quote_currency === 'USD') def.usd_loading = -1;
   return def;
-}
-
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
 }
 
 /**
