@@ -1,4 +1,4 @@
-import { roundToDigits } from '@tradedesk/domain';
+import { cleanSymbol, roundToDigits } from '@tradedesk/domain';
 import type {
   BrokerEvent,
   ConnectionState,
@@ -92,8 +92,8 @@ export function createCtState(opts: CTraderAdapterOptions): CtState {
   };
 }
 
-/** cTrader names symbols "EUR/USD"; the app uses "EURUSD". */
-export const normSymbol = (s: string) => s.replace(/[/\s._-]/g, '').toUpperCase();
+/** cTrader names symbols "EUR/USD"; the app uses "EURUSD": the domain's one symbol cleaning. */
+export const normSymbol = cleanSymbol;
 /** Prices and volumes are rounded by the domain's one rounding (half away from zero). */
 export const roundTo = roundToDigits;
 export const iso = (ms: number | undefined) => new Date(ms ?? Date.now()).toISOString();
