@@ -88,19 +88,31 @@ export function fileDeals(
 ): FiledDeals {
   const sorted = [...deals].sort(byTime);
   const groups = new Map<string, StatementDeal[]>();
-  const open: Array<{ id: string; symbol: string; side: StatementSide; left: number }> = [];
+  const byId = new Map<string, OpenPosition>();
+  // Per symbol and direction, positions in opening order; `head` skips the ones closed already.
+  const queues = new Map<string, { list: OpenPosition[]; head: number }>();
   const orphans: StatementDeal[] = [];
   for (const d of sorted) {
     let id = d.position_id;
     if (d.entry === 'IN') {
       id ??= d.order_id || d.deal_id;
-      const o = open.find((p) => p.id === id);
+      const o = byId.get(id);
       if (o) o.left = r8(o.left + d.volume);
-      else open.push({ id, symbol: d.symbol, side: d.side, left: d.volume });
+      else {
+        const p = { id, left: d.volume };
+        byId.set(id, p);
+        const key = `${d.symbol}|${d.side}`;
+        const q = queues.get(key) ?? { list: [], head: 0 };
+        q.list.push(p);
+        queues.set(key, q);
+      }
     } else {
-      const o = id
-        ? open.find((p) => p.id === id)
-        : open.find((p) => p.symbol === d.symbol && p.side !== d.side && p.left > EPS);
+      let o = id ? byId.get(id) : undefined;
+      if (!id) {
+        const q = queues.get(`${d.symbol}|${d.side === 'BUY' ? 'SELL' : 'BUY'}`);
+        while (q && q.head < q.list.length && q.list[q.head]!.left <= EPS) q.head++;
+        o = q?.list[q.head];
+      }
       if (!o && !(id && groups.has(id))) {
         orphans.push(d);
         continue;
@@ -122,6 +134,11 @@ export function fileDeals(
   }
   trades.sort((a, b) => a.open_time - b.open_time || (a.position_id < b.position_id ? -1 : 1));
   return { trades, orphans };
+}
+
+interface OpenPosition {
+  id: string;
+  left: number;
 }
 
 function summarise(

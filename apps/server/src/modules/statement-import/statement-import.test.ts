@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { HistoryTrade, StatementImport } from '@tradedesk/contract';
-import { STATEMENT_FORMATS } from '@tradedesk/contract';
+import { STATEMENT_FORMATS, STATEMENT_MAX_BYTES } from '@tradedesk/contract';
 import { createHarness, describeEachDb, type Harness } from '../../test/harness';
 import { newTrader, type Trader } from '../../test/traders';
 import { postForm } from '../../test/form-data';
@@ -308,6 +308,18 @@ describeEachDb('statement import', (target) => {
     });
     expect(notMultipart.statusCode).toBe(400);
     expect(await counts(t.accountId)).toEqual({ trades: 0, deals: 0 });
+  });
+
+  it('accepts a statement up to the limit and answers 413 beyond it', async () => {
+    const t = await trader();
+    // A deals CSV padded with a long comment: 12 MB, over the 10 MB default of other uploads.
+    const padded = fixture('mt5-deals.csv')
+      .toString('utf8')
+      .replace(';partial close', `;${'x'.repeat(12 * 1024 * 1024)}`);
+    expect((await ok(t, padded, '?dry_run=1')).counts.trades).toBe(2);
+    const huge = await send(t, Buffer.alloc(STATEMENT_MAX_BYTES + 1, 0x41));
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().detail).toMatch(/larger than 20 MB/);
   });
 
   it("answers 404 for another user's account and an unknown one, without reading the file", async () => {

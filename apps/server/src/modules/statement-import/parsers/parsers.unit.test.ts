@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { decodeStatement, statementNumber, statementTime } from './text';
 import { csvRows, htmlTable } from './tables';
 import { zoneOfHeader } from './ctrader-history';
@@ -96,5 +99,47 @@ describe('parseStatement', () => {
       Buffer.from([0xff, 0xfe, 0x00, 0xd8]),
     ])
       expect(parseStatement(bytes)).toBeNull();
+  });
+});
+
+describe('parseStatement on damaged files', () => {
+  const fixtures = ['mt5-report.html', 'mt4-statement.html', 'mt5-deals.csv', 'ctrader-history.csv'].map(
+    (f) => readFileSync(path.join(import.meta.dirname, '..', 'fixtures', f)),
+  );
+  const xlsx = makeXlsx([
+    [
+      'Deal ID',
+      'Symbol',
+      'Opening Direction',
+      'Closing Time',
+      'Entry Price',
+      'Closing Price',
+      'Closing Quantity',
+    ],
+    ['1', 'EURUSD', 'Buy', '45306.5', 1.1, 1.2, 1],
+  ]);
+  it('never throws on random bytes, or on a statement cut or overwritten anywhere', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 4096 }), (bytes) => {
+        parseStatement(Buffer.from(bytes));
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...fixtures, xlsx),
+        fc.nat(),
+        fc.nat(),
+        fc.uint8Array({ minLength: 1, maxLength: 16 }),
+        (file, cut, at, junk) => {
+          const damaged = Buffer.from(file.subarray(0, 1 + (cut % file.length)));
+          damaged.set(
+            junk.subarray(0, Math.max(0, damaged.length - (at % damaged.length))),
+            at % damaged.length,
+          );
+          parseStatement(damaged);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -13,10 +13,11 @@ export function decodeEntities(s: string): string {
   });
 }
 
-const clean = (s: string) =>
-  decodeEntities(s.replace(/<[^>]*>/g, ''))
-    .replace(/\s+/g, ' ')
-    .trim();
+function clean(s: string): string {
+  if (s.includes('<')) s = s.replace(/<[^>]*>/g, '');
+  if (s.includes('&')) s = decodeEntities(s);
+  return s.replace(/\s+/g, ' ').trim();
+}
 
 /**
  * The rows of every table of an HTML document, in document order, with each cell's `title`
@@ -28,13 +29,26 @@ export function htmlTable(html: string): { rows: Rows; titles: Rows } {
   const body = html.replace(/<!--[\s\S]*?-->/g, '').replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '');
   const rows: Rows = [];
   const titles: Rows = [];
-  for (const tr of body.matchAll(/<tr\b[^>]*>([\s\S]*?)(?=<tr\b|<\/table>|$)/gi)) {
+  // Split, not one regular expression over the document: native splits keep a 20 MB report fast.
+  const chunks = body.split(/<tr\b/i);
+  for (let k = 1; k < chunks.length; k++) {
+    let tr = chunks[k]!;
+    const stop = tr.search(/<\/(tr|table)>/i);
+    if (stop >= 0) tr = tr.slice(0, stop);
     const cells: string[] = [];
     const notes: string[] = [];
-    for (const td of tr[1]!.matchAll(/<t([dh])\b([^>]*)>([\s\S]*?)(?=<t[dh]\b|<\/tr>|$)/gi)) {
-      if (/class\s*=\s*["']?[^"'>]*\bhidden\b/i.test(td[2]!)) continue;
-      cells.push(clean(td[3]!.replace(/<\/t[dh]>[\s\S]*$/i, '')));
-      notes.push(decodeEntities(/\btitle\s*=\s*"([^"]*)"/i.exec(td[2]!)?.[1] ?? ''));
+    const parts = tr.split(/<t[dh]\b/i);
+    for (let p = 1; p < parts.length; p++) {
+      const part = parts[p]!;
+      const gt = part.indexOf('>');
+      if (gt < 0) continue;
+      const attrs = part.slice(0, gt);
+      if (/class\s*=\s*["']?[^"'>]*\bhidden\b/i.test(attrs)) continue;
+      let content = part.slice(gt + 1);
+      const close = content.search(/<\/t[dh]>/i);
+      if (close >= 0) content = content.slice(0, close);
+      cells.push(clean(content));
+      notes.push(decodeEntities(/\btitle\s*=\s*"([^"]*)"/i.exec(attrs)?.[1] ?? ''));
     }
     if (cells.some((c) => c !== '')) {
       rows.push(cells);
@@ -52,37 +66,51 @@ export function htmlTitle(html: string): string {
 
 /**
  * CSV rows (RFC 4180 quoting, CRLF or LF), with the separator the header uses: comma, semicolon or
- * tab (MT5 scripts and European spreadsheets write semicolons).
+ * tab (MT5 scripts and European spreadsheets write semicolons). Cells are cut with indexOf and a
+ * regular expression, not a character at a time, so a 20 MB file reads in well under a second.
  */
 export function csvRows(text: string): Rows {
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   const counts = [',', ';', '\t'].map((c) => [c, firstLine.split(c).length] as const);
   const sep = counts.sort((a, b) => b[1] - a[1])[0]![0];
+  const end = new RegExp(`[${sep === '\t' ? '\\t' : sep}\\r\\n]`, 'g');
+  const n = text.length;
   const rows: Rows = [];
   let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"' && cell === '') quoted = true;
-    else if (c === sep) {
-      row.push(cell.trim());
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell.trim());
-      if (row.some((x) => x !== '')) rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += c;
+  let i = 0;
+  for (;;) {
+    let cell = '';
+    if (text[i] === '"') {
+      let j = i + 1;
+      for (;;) {
+        const q = text.indexOf('"', j);
+        if (q < 0) {
+          cell += text.slice(j);
+          j = n;
+          break;
+        }
+        cell += text.slice(j, text[q + 1] === '"' ? q + 1 : q);
+        j = q + (text[q + 1] === '"' ? 2 : 1);
+        if (text[q + 1] !== '"') break;
+      }
+      i = j;
+    }
+    // Unquoted text, or what follows a closing quote up to the separator (kept, as spreadsheets do).
+    end.lastIndex = i;
+    const m = end.exec(text);
+    const stop = m ? m.index : n;
+    cell += text.slice(i, stop);
+    row.push(cell.trim());
+    i = stop;
+    if (i >= n) break;
+    if (text[i] === sep) {
+      i++;
+      continue;
+    }
+    i += text[i] === '\r' && text[i + 1] === '\n' ? 2 : 1;
+    if (row.some((x) => x !== '')) rows.push(row);
+    row = [];
   }
-  row.push(cell.trim());
   if (row.some((x) => x !== '')) rows.push(row);
   return rows;
 }
