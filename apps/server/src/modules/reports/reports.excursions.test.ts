@@ -142,11 +142,16 @@ describeEachDb('reports: MFE and MAE', (target) => {
         bar('2026-02-03T09:02:00Z', 1.296, 1.29),
       ]),
     );
-    const res = await h.request('POST', '/api/trade_journal/journals/', {
-      token: t.token,
-      body: { trade: ids.R, action: '', trade_timeframe: '', reason: 'x', strategy_tag: 'breakout' },
-    });
-    expect(res.statusCode, res.body).toBe(201);
+    for (const [k, tag] of [
+      ['R', 'breakout'],
+      ['Q', 'r_1%'],
+    ] as const) {
+      const res = await h.request('POST', '/api/trade_journal/journals/', {
+        token: t.token,
+        body: { trade: ids[k], action: '', trade_timeframe: '', reason: 'x', strategy_tag: tag },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
   });
   afterAll(() => h.close());
 
@@ -236,6 +241,10 @@ describeEachDb('reports: MFE and MAE', (target) => {
     expect([eur.trades_total, eur.measured, eur.without_candles.count]).toEqual([5, 4, 1]);
     const tag = await get('&tag=breakout');
     expect([tag.trades_total, tag.measured, tag.trades[0]!.id]).toEqual([1, 1, ids.R]);
+    // A tag with the characters SQL patterns treat specially is matched as written.
+    const odd = await get('&tag=R_1%25');
+    expect([odd.trades_total, odd.trades[0]!.id]).toEqual([1, ids.Q]);
+    expect((await get('&tag=r%25')).trades_total).toBe(0);
     const feb2 = await get('&from=2026-02-02&to=2026-02-02');
     expect([feb2.trades_total, feb2.measured, feb2.winners]).toEqual([3, 3, 3]);
     const all = await h.request('GET', '/api/reports/excursions/', { token: t.token });

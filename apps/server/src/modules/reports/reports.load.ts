@@ -46,9 +46,12 @@ export function reportsLoader(ctx: AppContext) {
       toExclusive: range.toExclusive,
       instrument: q.instrument?.trim().toUpperCase(),
     };
+    const tag = q.tag?.trim().toLowerCase();
+    // The database narrows to trades with a journal tag containing it (ASCII only: both dialects
+    // lower-case ASCII alike); the exact rule (the latest tag, trimmed, any case) is applied below.
+    if (tag && /^[\x20-\x7e]+$/.test(tag)) filter.tagContains = tag;
     const [closed, journals] = await Promise.all([repo.closedTrades(filter), repo.journals(filter)]);
     let trades = toReportTrades(closed, journals);
-    const tag = q.tag?.trim().toLowerCase();
     if (tag) trades = trades.filter((t) => t.strategy_tag?.toLowerCase() === tag);
     return {
       scope: {

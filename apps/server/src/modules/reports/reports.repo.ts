@@ -9,6 +9,11 @@ export interface ReportFilter {
   /** Exclusive upper bound of closed_at (ISO). */
   toExclusive?: string;
   instrument?: string;
+  /**
+   * Only trades with a journal entry whose strategy tag contains this text, ignoring ASCII case: a
+   * cheap superset of "tagged with it" for the tag filter, which the caller then applies exactly.
+   */
+  tagContains?: string;
 }
 
 /** What MFE/MAE needs beyond the report row: where the trade's prices come from and its stop. */
@@ -43,6 +48,18 @@ export function reportsRepo(db: Db) {
     if (f.from) q = q.where('trades.closed_at', '>=', f.from);
     if (f.toExclusive) q = q.where('trades.closed_at', '<', f.toExclusive);
     if (f.instrument) q = q.where('trades.symbol', '=', f.instrument);
+    if (f.tagContains) {
+      const pattern = `%${f.tagContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('trade_journals as tj')
+            .select(sql`1`.as('one'))
+            .whereRef('tj.trade_id', '=', 'trades.id')
+            .where('tj.user_id', '=', f.userId)
+            .where(sql<boolean>`lower(tj.strategy_tag) like ${pattern} escape '\\'`),
+        ),
+      );
+    }
     return q;
   }
 

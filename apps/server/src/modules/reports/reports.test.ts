@@ -183,6 +183,10 @@ describeEachDb('reports API', (target) => {
     expect([gbp.figures.trades, gbp.figures.net_minor]).toEqual([2, -250]);
     const tag = await summary('&tag=breakout');
     expect([tag.figures.trades, tag.figures.net_minor]).toEqual([3, 100]);
+    // Tags are matched whole, in any case, even with the characters SQL patterns treat specially.
+    expect((await summary('&tag=%20BREAKOUT%20')).figures.trades).toBe(3);
+    expect((await summary('&tag=break')).figures.trades).toBe(0);
+    expect((await summary('&tag=r%25')).figures.trades).toBe(0);
     const all = await get<ReportSummary>('/api/reports/summary/');
     expect([all.accounts, all.figures.trades]).toEqual([[t.accountId], 5]);
   });
