@@ -51,7 +51,10 @@ export function LiveRunPage() {
     onError: (e) => setError(errorMessage(e, TRADE_TEXT.closeFailed)),
   });
   const logEnd = useRef<HTMLDivElement>(null);
-  useEffect(() => logEnd.current?.scrollIntoView?.({ block: 'nearest' }), [lines.length]);
+  // Braces: Chromium's scrollIntoView returns a promise, which React would take for a cleanup.
+  useEffect(() => {
+    void logEnd.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [lines.length]);
 
   const r = run.data;
   if (!r)
