@@ -10,8 +10,8 @@ import { auth } from './helpers';
  * so the test does not depend on the simulated day.
  */
 const SYMBOL = 'BTCUSD';
-// Two trades, a page with a live chart and a cancel: more than the default on a busy machine.
-test.describe.configure({ timeout: 90_000 });
+/** Two trades, a page with a live chart and a cancel: more than the default on a busy machine. */
+const SLOW_MS = 90_000;
 const SL_DISTANCE = 500;
 const SHOTS = path.join(import.meta.dirname, 'screenshots');
 const COLUMNS = [
@@ -91,7 +91,6 @@ async function expectNoSidewaysScroll(page: Page, scope: Locator): Promise<void>
 async function cancelFromPendingOrders(page: Page, limit: number): Promise<void> {
   const pending = page.getByRole('region', { name: 'Pending Orders' });
   await expect(pending.getByText(limit.toFixed(5))).toBeVisible();
-  await pending.getByText(limit.toFixed(5)).scrollIntoViewIfNeeded();
   await pending.getByRole('button', { name: `Cancel ${SYMBOL} order` }).click();
   const dialog = page.getByRole('dialog', { name: 'Cancel order' });
   await expect(dialog).toContainText(`Cancel the BUY`);
@@ -106,6 +105,7 @@ test('at 1440×900 every column and action of Open Positions is in view; a limit
   request,
   user,
 }) => {
+  test.setTimeout(SLOW_MS);
   const { limit, tradeId } = await positionAndLimit(request, user);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, user);
@@ -115,11 +115,11 @@ test('at 1440×900 every column and action of Open Positions is in view; a limit
   // The first load of the dashboard (chart included) can take a while on a busy machine.
   await expect(table.locator('tbody tr')).toHaveCount(1, { timeout: 30_000 });
   // Scrolling down to the table is fine; scrolling sideways to reach a column is what must not be needed.
-  await table.locator('thead').scrollIntoViewIfNeeded();
+  // (A plain scroll: the live chart keeps the page busy, so waiting for a stable element can time out.)
+  const row = table.locator('tbody tr').first();
+  await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   for (const name of COLUMNS)
     await expect(table.getByRole('columnheader', { name, exact: true })).toBeInViewport({ ratio: 1 });
-  const row = table.locator('tbody tr').first();
-  await row.scrollIntoViewIfNeeded();
   const cells = row.getByRole('cell');
   await expect(cells).toHaveCount(COLUMNS.length);
   for (let i = 0; i < COLUMNS.length; i++) await expect(cells.nth(i)).toBeInViewport({ ratio: 1 });
@@ -149,6 +149,7 @@ test('at 390×844 positions are cards with instrument, direction, P/L and action
   request,
   user,
 }) => {
+  test.setTimeout(SLOW_MS);
   const { limit } = await positionAndLimit(request, user);
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, user);
@@ -158,7 +159,7 @@ test('at 390×844 positions are cards with instrument, direction, P/L and action
   const card = cards.getByRole('listitem');
   await expect(card).toHaveCount(1, { timeout: 30_000 });
   await expect(page.getByRole('table', { name: 'Open positions' })).toHaveCount(0);
-  await card.scrollIntoViewIfNeeded();
+  await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await expect(card).toBeInViewport({ ratio: 1 });
   await expect(card).toContainText(SYMBOL);
   await expect(card).toContainText('BUY');
