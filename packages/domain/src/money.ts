@@ -5,6 +5,8 @@
  * every helper refuses a result beyond that rather than silently losing precision.
  */
 
+import { POW10, roundShifted } from './rounding';
+
 /** ISO 4217 currencies whose minor unit is not 2 decimals. Everything else has 2. */
 const MINOR_UNIT_EXCEPTIONS: Readonly<Record<string, number>> = {
   BIF: 0,
@@ -57,6 +59,8 @@ function assertSafe(minor: number, what: string): number {
 export function toMinor(amount: number, decimals: number): number {
   assertDecimals(decimals);
   if (!Number.isFinite(amount)) throw new RangeError(`Amount must be a finite number, got ${amount}.`);
+  const fast = roundShifted(amount, decimals);
+  if (fast !== undefined) return assertSafe(fast, 'Amount');
   // Shift the decimal point in the decimal representation instead of multiplying in binary.
   // 15 significant digits is what a double represents faithfully.
   const text = String(Number(amount.toPrecision(15)));
@@ -69,7 +73,8 @@ export function toMinor(amount: number, decimals: number): number {
 export function fromMinor(minor: number, decimals: number): number {
   assertDecimals(decimals);
   assertSafe(minor, 'Minor amount');
-  return Number(`${minor}e-${decimals}`);
+  // Both this and parsing `${minor}e-${decimals}` give the double nearest to the exact quotient.
+  return minor / POW10[decimals]!;
 }
 
 /** Exact sum of integer minor amounts. */

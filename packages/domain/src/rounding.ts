@@ -29,12 +29,38 @@ function assertFinite(value: number, what: string): void {
   if (!Number.isFinite(value)) throw new RangeError(`${what} must be a finite number, got ${value}.`);
 }
 
+/** Exact powers of ten (every one up to 10^15 is a double exactly). */
+export const POW10 = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+] as const;
+
+/**
+ * `value` × 10^digits rounded half away from zero, computed in binary when that provably gives the
+ * decimal method's answer, else undefined. The binary product differs from the decimal one by at most
+ * about 5.2 × 10⁻¹⁵ of its size (15 significant digits, then one rounding), so below 10⁹ it is off by
+ * less than 10⁻⁵: unless the fraction lies within 10⁻⁵ of one half, both round to the same integer.
+ * Values the decimal method writes in exponent form (below 10⁻⁶) keep that method.
+ */
+export function roundShifted(value: number, digits: number): number | undefined {
+  const a = Math.abs(value);
+  if (a !== 0 && a < 1e-6) return undefined;
+  const shifted = a * POW10[digits]!;
+  if (!(shifted < 1e9)) return undefined;
+  const whole = Math.floor(shifted);
+  const fraction = shifted - whole;
+  if (Math.abs(fraction - 0.5) <= 1e-5) return undefined;
+  const rounded = fraction > 0.5 ? whole + 1 : whole;
+  return rounded === 0 ? 0 : value < 0 ? -rounded : rounded;
+}
+
 /** Round half away from zero to `digits` decimals, via the decimal representation (1.005 → 1.01). */
 export function roundToDigits(value: number, digits: number): number {
   assertFinite(value, 'Value');
   if (!Number.isInteger(digits) || digits < 0 || digits > 15) {
     throw new RangeError(`Digits must be an integer from 0 to 15, got ${digits}.`);
   }
+  const fast = roundShifted(value, digits);
+  if (fast !== undefined) return fast / POW10[digits]!;
   const text = String(Number(value.toPrecision(15)));
   if (text.includes('e')) return Number(value.toFixed(digits));
   const shifted = Number(`${text}e${digits}`);

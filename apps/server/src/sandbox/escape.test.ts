@@ -134,7 +134,8 @@ describe('strategy sandbox escape suite', { timeout: 240_000 }, () => {
 
   it.concurrent.each(attempts)('contains: $name', async ({ name, body, error, limits }) => {
     const outcome = await runInSandbox(sandboxTestRequest(strategy(body)), {
-      limits: { wallMs: 60_000, ...limits },
+      // Generous: several sandboxes start at once, and the suite may share the cores with others.
+      limits: { wallMs: 120_000, ...limits },
     });
     outcomes.set(name, outcome);
     expect(outcome.ok).toBe(false);

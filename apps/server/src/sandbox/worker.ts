@@ -71,12 +71,6 @@ function bytesOf(value: unknown): Uint8Array {
   return new Uint8Array(js.buffer.slice(js.byteOffset, js.byteOffset + js.byteLength));
 }
 const floatsOf = (value: unknown) => new Float64Array(bytesOf(value).buffer);
-function flagsOf(values: Float64Array): Uint8Array {
-  const out = new Uint8Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = values[i] ? 1 : 0;
-  return out;
-}
-
 function checked(result: unknown): string {
   const s = typeof result === 'string' ? result : '';
   if (s.startsWith('ERR:')) throw new StrategyFailure(s.slice(4));
@@ -93,24 +87,86 @@ function toContext(columns: Record<string, Float64Array>): object {
   return out;
 }
 
+/**
+ * Writes the bars and the requested series straight into arrays the interpreter owns (one copy, no
+ * intermediate array in the context) and hands them to the runtime's Data. Only the runtime's own
+ * arrays cross: Python never holds a JavaScript object.
+ */
+function setColumns(bars: RunRequest['bars'], ind: Record<string, Float64Array>): void {
+  const names = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
+  const specs = Object.keys(ind);
+  const newColumn = fn('new_column');
+  const n = bars.close.length;
+  const columns = [...names.map((k) => bars[k]), ...specs.map((k) => ind[k]!)].map((values) => {
+    const column = newColumn(n) as PyColumn;
+    const buffer = column.getBuffer('f64');
+    try {
+      buffer.data.set(values);
+    } finally {
+      buffer.release();
+    }
+    return column;
+  });
+  try {
+    fn('set_columns')(JSON.stringify(names), JSON.stringify(specs), ...columns);
+  } finally {
+    for (const c of columns) c.destroy();
+  }
+}
+type PyColumn = {
+  getBuffer(type: 'f64'): { data: Float64Array; release(): void };
+  destroy(): void;
+};
+
+/**
+ * One signals() entry, packed by the runtime's `_dense` as [kind, a, b]: "ref" (a requested series,
+ * by name: the engine's own array), "const" (one number for every bar), "sparse" (bar indices and
+ * values), "flags" (one byte a bar) or "dense" (one double a bar).
+ */
+function unpack(
+  kind: string,
+  a: unknown,
+  b: unknown,
+  n: number,
+  ind: Record<string, Float64Array>,
+): Uint8Array | Float64Array {
+  if (kind === 'ref') {
+    const series = Object.hasOwn(ind, String(a)) ? ind[String(a)] : undefined;
+    if (!series) throw new StrategyFailure('The strategy returned data the engine cannot read.');
+    return series;
+  }
+  if (kind === 'const') return new Float64Array(n).fill(Number(a));
+  if (kind === 'sparse') {
+    const index = floatsOf(a);
+    const value = floatsOf(b);
+    const out = new Float64Array(n).fill(NaN);
+    for (let j = 0; j < index.length && j < value.length; j++) {
+      const i = index[j]!;
+      if (Number.isInteger(i) && i >= 0 && i < n) out[i] = value[j]!;
+    }
+    return out;
+  }
+  if (kind === 'flags') return bytesOf(a);
+  if (kind === 'dense') return floatsOf(a);
+  throw new StrategyFailure('The strategy returned data the engine cannot read.');
+}
+
 let signalsMs = 0;
-function runSignals(req: RunRequest): BacktestResult {
+function runSignals(req: RunRequest, ind: Record<string, Float64Array>): BacktestResult {
   const ts = performance.now();
   const raw = fn('run_signals')();
   signalsMs = performance.now() - ts;
   if (typeof raw === 'string') checked(raw);
   const packed = (raw as { toJs?: () => unknown })?.toJs?.();
   if (!Array.isArray(packed)) throw new StrategyFailure('signals() must return a dict of per-bar lists.');
+  const n = req.bars.close.length;
   const s: Record<string, Uint8Array | Float64Array> = {};
-  for (const pair of packed as unknown[]) {
-    const [key, bytes] = pair as [unknown, unknown];
-    const k = String(key);
-    if (['sl', 'tp', 'tp_r'].includes(k)) s[k] = floatsOf(bytes);
-    else {
-      // Flags come as one byte a bar, or as a requested 0/1 series of doubles (8 bytes a bar).
-      const raw = bytesOf(bytes);
-      s[k] = raw.length === 8 * req.bars.close.length ? flagsOf(new Float64Array(raw.buffer)) : raw;
-    }
+  for (const entry of packed as unknown[]) {
+    const [key, kind, a, b] = entry as [unknown, unknown, unknown, unknown];
+    const values = unpack(String(kind), a, b, n, ind);
+    // Flags and prices must have one value a bar (the runtime checks; this guards the engine).
+    if (values.length !== n) throw new StrategyFailure('The strategy returned data the engine cannot read.');
+    s[String(key)] = values;
   }
   return backtestSignals(req.bars, req.symbol, req.settings, s as SignalArrays, (f) =>
     send({ type: 'progress', fraction: f }),
@@ -172,10 +228,9 @@ function run(req: RunRequest): WorkerMessage {
     const ind: Record<string, Float64Array> = {};
     for (const spec of specs) ind[spec] = computeIndicator(spec, req.bars);
     const t2 = performance.now();
-    const { time, open, high, low, close, volume } = req.bars;
-    fn('set_data')(toContext({ time, open, high, low, close, volume }), toContext(ind));
+    setColumns(req.bars, ind);
     const t3 = performance.now();
-    const result = style === 'signals' ? runSignals(req) : runPerBar(req);
+    const result = style === 'signals' ? runSignals(req, ind) : runPerBar(req);
     const t4 = performance.now();
     const cpu = process.cpuUsage(cpu0);
     const phases = {

@@ -120,11 +120,19 @@ export function createBacktestEngine(
 
   function markToMarket(i: number): number {
     let e = balance;
-    for (const p of open) {
-      const exit = p.dir === 1 ? bars.close[i]! : bars.close[i]! + spreadAt(i);
+    const close = bars.close[i]!;
+    for (let k = 0; k < open.length; k++) {
+      const p = open[k]!;
+      const exit = p.dir === 1 ? close : close + spreadAt(i);
       e += (exit - p.entryPrice) * p.dir * p.volume * valuePerPrice - settings.commissionPerLot * p.volume;
     }
     return e;
+  }
+
+  /** Whether bar i touches any open position's SL or TP (a plain loop: this runs on every bar). */
+  function anyTouched(i: number): boolean {
+    for (let k = 0; k < open.length; k++) if (touches(open[k]!, i)) return true;
+    return false;
   }
 
   function enter(o: Pending, i: number, fill: number) {
@@ -208,7 +216,7 @@ export function createBacktestEngine(
 
   function exits(i: number) {
     // Most bars touch no level: leave the list as it is (no allocation per bar).
-    if (!open.some((p) => touches(p, i))) return;
+    if (!anyTouched(i)) return;
     const spread = spreadAt(i);
     const still: Open[] = [];
     for (const p of open) {
@@ -285,7 +293,7 @@ export function createBacktestEngine(
       if (pending.length || closeRequested) return from;
       const end = Math.min(n, from + limit);
       if (!open.length) return end;
-      for (let k = from; k < end; k++) if (open.some((p) => touches(p, k))) return k;
+      for (let k = from; k < end; k++) if (anyTouched(k)) return k;
       return end;
     },
     finish() {

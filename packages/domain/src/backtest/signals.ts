@@ -13,11 +13,14 @@ import {
   type BacktestSymbol,
 } from './types';
 
+/** Flags: one value a bar, true where non-zero (NaN counts as false), as bytes or as a 0/1 series. */
+type Flags = Uint8Array | Float64Array;
+
 export interface SignalArrays {
-  entries?: Uint8Array | null;
-  exits?: Uint8Array | null;
-  short_entries?: Uint8Array | null;
-  short_exits?: Uint8Array | null;
+  entries?: Flags | null;
+  exits?: Flags | null;
+  short_entries?: Flags | null;
+  short_exits?: Flags | null;
   sl?: Float64Array | null;
   tp?: Float64Array | null;
   tp_r?: Float64Array | null;
@@ -33,7 +36,7 @@ export function backtestSignals(
   const engine = createBacktestEngine(bars, symbol, settings);
   const n = bars.close.length;
   const order = new Float64Array(ORDER_FIELDS);
-  const none = new Uint8Array(0);
+  const none: Flags = new Uint8Array(0);
   const [entries, exits, shortEntries, shortExits] = [
     s.entries ?? none,
     s.exits ?? none,

@@ -247,45 +247,67 @@ def load(code, params_json):
     return style + ":" + json.dumps([str(s) for s in specs])
 
 
-def set_data(cols, ind):
-    py_cols = {k: v.to_py() for k, v in cols.to_py(depth=1).items()}
-    py_ind = {k: v.to_py() for k, v in ind.to_py(depth=1).items()}
-    _state["data"] = Data(py_cols, py_ind)
+def new_column(n):
+    """A column of n doubles that the engine fills in place (through the buffer protocol) before
+    set_columns: the bars are written once, straight into the interpreter's memory."""
+    from array import array
+
+    return array("d", [0.0]) * n
+
+
+def set_columns(names_json, specs_json, *columns):
+    """The bars (columns named by names_json) and the requested series (specs_json), in that order."""
+    import json
+
+    names, specs = json.loads(names_json), json.loads(specs_json)
+    views = [memoryview(c).toreadonly() for c in columns]
+    ind = dict(zip(specs, views[len(names):]))
+    _state["data"] = Data(dict(zip(names, views)), ind)
+    # A signals() entry that is one of these series is handed back by name, not copied.
+    _state["series_ids"] = {id(v): k for k, v in ind.items()}
 
 
 def _dense(values, n, name, as_bool):
-    """Packs one signals() entry. Flags: a sequence of n truthy values. Prices and R: a sequence of n
-    numbers or None, one number for every bar, or a dict {bar index: value} for a few bars."""
+    """Packs one signals() entry as [kind, a, b]. Flags: a sequence of n truthy values. Prices and R:
+    a sequence of n numbers or None, one number for every bar, or a dict {bar index: value} for a few
+    bars. A requested series returned as it is ("ref") and one number or a dict ("const", "sparse")
+    cross back without a per-bar copy; the engine expands them."""
     from array import array
 
     if values is None:
         return None
     nan = float("nan")
+    ref = _state.get("series_ids", {}).get(id(values))
+    if ref is not None:
+        return ["ref", ref, None]
     if not as_bool and isinstance(values, (int, float)):
-        return (array("d", [float(values)]) * n).tobytes()
+        return ["const", float(values), None]
     if not as_bool and isinstance(values, dict):
-        out = array("d", [nan]) * n
+        index, value = array("d"), array("d")
         for i, v in values.items():
+            if not isinstance(i, int):
+                raise TypeError(f"signals()['{name}'] has bar index {i!r}: bar indices must be integers")
             if not 0 <= i < n:
                 raise IndexError(f"signals()['{name}'] has bar index {i}, outside 0..{n - 1}")
-            out[i] = nan if v is None else float(v)
-        return out.tobytes()
+            index.append(i)
+            value.append(nan if v is None else float(v))
+        return ["sparse", index.tobytes(), value.tobytes()]
     if len(values) != n:
         raise ValueError(f"signals()['{name}'] has {len(values)} values, expected {n} (one per bar)")
     if as_bool:
         if isinstance(values, bytes):
-            return values
+            return ["flags", values, None]
         if isinstance(values, memoryview) and values.format == "d":
-            return values.tobytes()  # a requested series such as crossover(...): 8 bytes a bar, non-zero = True
-        return bytes(map(bool, values))
+            return ["dense", values.tobytes(), None]  # a series of doubles: non-zero = True
+        return ["flags", bytes(map(bool, values)), None]
     try:
-        return array("d", values).tobytes()
+        return ["dense", array("d", values).tobytes(), None]
     except TypeError:
-        return array("d", [nan if v is None else float(v) for v in values]).tobytes()
+        return ["dense", array("d", [nan if v is None else float(v) for v in values]).tobytes(), None]
 
 
 def run_signals():
-    """Vectorised style: returns [[key, packed bytes], ...], or 'ERR:<traceback>'."""
+    """Vectorised style: returns [[key, kind, a, b], ...] (see _dense), or 'ERR:<traceback>'."""
     mod, data = _state["mod"], _state["data"]
     try:
         out = mod.signals(data, _state["params"])
@@ -297,7 +319,7 @@ def run_signals():
         unknown = set(out) - set(keys)
         if unknown:
             raise KeyError(f"signals() returned unknown keys: {sorted(unknown)}")
-        return [[k, _dense(out.get(k), n, k, b)] for k, b in keys.items() if out.get(k) is not None]
+        return [[k, *_dense(out.get(k), n, k, b)] for k, b in keys.items() if out.get(k) is not None]
     except BaseException:
         return "ERR:" + _user_error()
 
