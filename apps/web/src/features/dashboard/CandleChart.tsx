@@ -71,7 +71,7 @@ export function CandleChart(props: Props) {
   const handles = useRef(new Map<string, HTMLButtonElement>());
   const shown = useRef<{ lines: readonly ChartLine[]; moving: Props['moving'] }>({ lines, moving });
   shown.current = { lines, moving };
-  const dragging = useRef<string | null>(null);
+  const dragging = useRef<{ key: string; startY: number; grab: number } | null>(null);
   const callbacks = useRef(props);
   callbacks.current = props;
 
@@ -197,26 +197,30 @@ export function CandleChart(props: Props) {
     }
   }, [lines, moving]);
 
+  /** The price under the pointer, less where in the handle it was grabbed (so the line does not jump). */
   const priceAt = (clientY: number): number | null => {
     const rect = host.current!.getBoundingClientRect();
-    return series.current?.coordinateToPrice(clientY - rect.top) ?? null;
+    return series.current?.coordinateToPrice(clientY - rect.top - (dragging.current?.grab ?? 0)) ?? null;
   };
 
   const handlers = (line: ChartLine) => ({
     onPointerDown: (e: PointerEvent<HTMLButtonElement>) => {
       e.preventDefault();
       e.currentTarget.setPointerCapture(e.pointerId);
-      dragging.current = line.key;
+      const box = e.currentTarget.getBoundingClientRect();
+      dragging.current = { key: line.key, startY: e.clientY, grab: e.clientY - (box.top + box.height / 2) };
     },
     onPointerMove: (e: PointerEvent<HTMLButtonElement>) => {
-      if (dragging.current !== line.key) return;
+      if (dragging.current?.key !== line.key) return;
       const price = priceAt(e.clientY);
       if (price !== null) callbacks.current.onDrag(line, price);
     },
     onPointerUp: (e: PointerEvent<HTMLButtonElement>) => {
-      if (dragging.current !== line.key) return;
+      const drag = dragging.current;
+      if (drag?.key !== line.key) return;
+      // A click (or a tremor) is no move.
+      const price = Math.abs(e.clientY - drag.startY) < 3 ? null : priceAt(e.clientY);
       dragging.current = null;
-      const price = priceAt(e.clientY);
       if (price !== null) callbacks.current.onDrop(line, price);
       else callbacks.current.onCancel();
     },
