@@ -30,7 +30,10 @@ for (const [width, height] of [
       await expect(page.getByRole('combobox', { name: 'Account' })).toHaveValue('Demo (SIM)');
       await expect(page.getByRole('button', { name: 'Open a Trade' })).toBeInViewport();
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-      await page.screenshot({ path: path.join(DIR, `dashboard-${width}-${scheme}.png`), fullPage: true });
+      await page.screenshot({
+        path: path.join(DIR, `dashboard-empty-${width}-${scheme}.png`),
+        fullPage: true,
+      });
     });
   }
 }
