@@ -136,7 +136,13 @@ export function ImportStatementModal({
   const done = confirm.data?.imported;
 
   return (
-    <Modal opened={opened} onClose={close} title="Import statement" size="xl">
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Import statement"
+      size="xl"
+      closeButtonProps={{ 'aria-label': 'Close the import' }}
+    >
       <Stack gap="sm">
         {done ? (
           <>
@@ -160,6 +166,7 @@ export function ImportStatementModal({
               accept={ACCEPT}
               value={file}
               clearable
+              clearButtonProps={{ 'aria-label': 'Clear the file' }}
               leftSection={<IconFileImport size={16} />}
               onChange={(f) => {
                 setFile(f);
@@ -199,7 +206,16 @@ export function ImportStatementModal({
                 />
                 <Counts p={p} />
                 {p.warnings.length > 0 && (
-                  <Alert color="yellow" variant="light" title="Warnings">
+                  <Alert
+                    color="yellow"
+                    variant="light"
+                    title={
+                      // The alert's own yellow title is too faint on its background (WCAG AA).
+                      <Text span fw={700} size="sm" c="var(--mantine-color-text)">
+                        Warnings
+                      </Text>
+                    }
+                  >
                     <List size="sm">
                       {p.warnings.map((w) => (
                         <List.Item key={w}>{w}</List.Item>

@@ -75,7 +75,7 @@ const Row = memo(function Row({
         {t.instrument}
         {t.is_external && (
           <Badge ml={6} size="xs" variant="outline" color="gray">
-            External
+            {t.source === 'import' ? 'Imported' : 'External'}
           </Badge>
         )}
       </Text>
