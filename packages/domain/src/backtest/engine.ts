@@ -3,7 +3,8 @@
  *
  * - A buy fills at the ask (bid + spread), a sell at the bid; a long exits at the bid, a short at the ask.
  * - Orders decided on bar i's close act from bar i+1. A market order fills at the price `slippageMs`
- *   after bar i+1's open, interpolated linearly between that bar's open and close.
+ *   after bar i+1's open: exact when the bars carry it (`latencyBid`, SIM data), else interpolated
+ *   linearly between that bar's open and close.
  * - Limit and stop entries wait until a bar's range reaches them; a gap fills at the open.
  * - SL and TP: when both lie inside one bar the SL is assumed first (worst case); a gap through the
  *   level fills at the open; every SL fill is `slippageR` R worse. An exit inside the entry bar is
@@ -90,6 +91,13 @@ export function createBacktestEngine(
   let closeRequested = false;
 
   const spreadAt = (i: number) => bars.spread?.[i] ?? settings.spread;
+  /** The bid a market order sent at bar i's open fills at, `slippageMs` later. */
+  const latencyBidAt = (i: number) => {
+    const exact = bars.latencyBid?.[i];
+    if (exact !== undefined && !Number.isNaN(exact)) return exact;
+    const o = bars.open[i]!;
+    return o + (bars.close[i]! - o) * latency;
+  };
   const money = (x: number) => roundMoney(x, decimals);
 
   function close(p: Open, i: number, price: number, reason: ExitReason) {
@@ -194,7 +202,7 @@ export function createBacktestEngine(
         : [bars.low[i]!, bars.high[i]!, o];
       let fill = NaN;
       if (p.kind === ORDER_KIND.market) {
-        const bid = o + (bars.close[i]! - o) * latency;
+        const bid = latencyBidAt(i);
         fill = buy ? bid + spread : bid;
       } else if (p.kind === ORDER_KIND.limit) {
         if (buy ? lo <= p.price : hi >= p.price) fill = buy ? Math.min(p.price, op) : Math.max(p.price, op);
@@ -251,7 +259,7 @@ export function createBacktestEngine(
       changed = false;
       if (closeRequested) {
         closeRequested = false;
-        const bid = bars.open[i]! + (bars.close[i]! - bars.open[i]!) * latency;
+        const bid = latencyBidAt(i);
         for (const p of open) close(p, i, p.dir === 1 ? bid : bid + spreadAt(i), 'signal');
         open = [];
       }

@@ -8,6 +8,11 @@ export interface BacktestBars {
   low: Float64Array;
   close: Float64Array;
   spread?: Float64Array | null;
+  /**
+   * The exact bid `slippageMs` after each bar's open, when the data source can price any instant (the
+   * SIM market); NaN or absent: the engine interpolates it between the bar's open and close.
+   */
+  latencyBid?: Float64Array | null;
 }
 
 export interface BacktestSymbol {
@@ -36,7 +41,7 @@ export interface BacktestSettings {
   slippageMs: number;
   /** Adverse slippage on every stop-loss fill, in R (multiples of the initial stop distance). */
   slippageR: number;
-  /** Bar length in ms (for the latency interpolation). */
+  /** Bar length in ms (for the latency interpolation of bars without `latencyBid`). */
   barMs: number;
   leverage: number;
 }
