@@ -28,6 +28,11 @@ export interface SimMarket {
   spec(symbol: string): SimSymbolSpec | undefined;
   /** Bid/ask at an instant (epoch ms). During a market closure the last quote before it holds. */
   quoteAt(symbol: string, timeMs: number): Quote;
+  /**
+   * Bids at many instants at once, each `quoteAt(symbol, t).bid`; fastest with ascending times.
+   * Optional so that stand-in markets of tests need not have it (callers fall back to `quoteAt`).
+   */
+  bidsAt?(symbol: string, timesMs: Float64Array): Float64Array;
   /** Candles whose open time falls in [fromMs, toMs); the last one may be still forming at `nowMs`. */
   candles(symbol: string, timeframe: Timeframe, fromMs: number, toMs: number, nowMs: number): Candle[];
   /** Converts an amount in `from` currency into `to` at an instant, through the simulator's own cross rates. */

@@ -108,6 +108,10 @@ export function createSimMarket(opts: SimMarketOptions): SimMarketExt {
       return s ? { ...s } : undefined;
     },
     quoteAt: (symbol, timeMs) => pricer(symbol).quoteAt(instant(timeMs)),
+    bidsAt: (symbol, timesMs) => {
+      for (const t of timesMs) instant(t);
+      return pricer(symbol).bidsAt(timesMs);
+    },
     candles: (
       symbol: string,
       timeframe: Timeframe,

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context';
 import type { TradingAccountsTable } from '../../db/schema';
 import { unprocessable } from '../../lib/http-error';
 import { candleStore } from '../../market/candle-store';
+import { simLatencyBids } from '../../brokers/sim/latency-prices';
 import type { SandboxBars } from '../../sandbox/protocol';
 
 export interface BacktestMarket {
@@ -24,6 +25,8 @@ export async function loadBacktestMarket(
   fromMs: number,
   toMs: number,
   accountCurrency: string,
+  /** The config's slippage_ms: on SIM bars the fill price that long after each open is read exactly. */
+  slippageMs = 0,
 ): Promise<BacktestMarket> {
   const brokers = brokerRegistry(ctx);
   const series = await candleStore(ctx).series({
@@ -47,9 +50,16 @@ export async function loadBacktestMarket(
     rate = brokers.sim.market.convert(1, q, a, Math.min(toMs, brokers.sim.now()));
   }
   const { time, open, high, low, close, volume } = series;
+  const barMs = TIMEFRAME_MS[timeframe];
+  // The simulator prices any instant, so a SIM backtest fills at the exact price slippage_ms after the
+  // open; other sources' bars leave it to the engine's interpolation. With 0 ms the price is the open.
+  const latencyBid =
+    account.platform === 'SIM' && slippageMs > 0
+      ? simLatencyBids(brokers.sim.market, info.symbol, time, barMs, slippageMs)
+      : null;
   return {
-    bars: { time, open, high, low, close, volume },
-    barMs: TIMEFRAME_MS[timeframe],
+    bars: { time, open, high, low, close, volume, latencyBid },
+    barMs,
     symbol: info,
     quoteToAccountRate: rate,
   };

@@ -39,6 +39,7 @@ export async function executeBacktestRun(
       Date.parse(run.data_window_start),
       Date.parse(run.data_window_end),
       risk.currency,
+      config.slippage_ms,
     );
     const dataMs = performance.now() - started;
     let lastWrite = 0;
