@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, signIn, test } from './fixtures';
@@ -42,6 +43,20 @@ test('statement import: an MT5 report previewed, imported, then in Reports by ta
   await expect(rows.getByRole('row')).toHaveCount(6);
   await expect(rows.getByRole('row').nth(1)).toContainText('EURUSD (EURUSD.m)');
 
+  // The preview is readable by assistive technology (no serious axe-core finding in the dialog).
+  const { violations } = await new AxeBuilder({ page })
+    .include('[role="dialog"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(
+    violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} [${n.any[0]?.message ?? ''}]`).join(', ')}`,
+      ),
+  ).toEqual([]);
+
   // The zone is chosen before confirming; the preview is read again in it.
   const zone = preview.getByRole('combobox', { name: "Time zone of the statement's times" });
   await expect(zone).toHaveValue(/Broker server time/);
@@ -51,8 +66,13 @@ test('statement import: an MT5 report previewed, imported, then in Reports by ta
 
   await preview.getByRole('button', { name: 'Import 4 trades' }).click();
   await expect(dialog.getByRole('status')).toContainText('4 new trades and 9 deals imported');
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(dialog).toBeHidden();
+
+  // The history shows them, marked as imported (the page's own range: June 2026).
+  await page.getByLabel('Date from').fill('2026-06-01');
+  await page.getByLabel('Date to').fill('2026-06-30');
+  await expect(page.getByRole('row', { name: 'EURUSD BUY closed' })).toContainText('Imported');
 
   const listed = await request.get(
     `/api/history/accounts/${demo!.id}/trades/?from=2026-06-01&to=2026-06-30&sort=oldest`,
