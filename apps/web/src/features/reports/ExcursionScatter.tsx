@@ -7,9 +7,10 @@ import type { TradeExcursionRow } from '@tradedesk/contract';
  * Loaded on its own (React.lazy): the chart library's scatter is only fetched when it is shown.
  */
 export default function ExcursionScatter({ trades }: { trades: TradeExcursionRow[] }) {
-  const points = trades
-    .filter((t) => t.mfe_r !== null && t.final_r !== null)
-    .map((t) => ({ mfe: Number(t.mfe_r!.toFixed(2)), final: Number(t.final_r!.toFixed(2)) }));
+  const round = (v: number) => Math.round(v * 100) / 100;
+  const points = trades.flatMap((t) =>
+    t.mfe_r !== null && t.final_r !== null ? [{ mfe: round(t.mfe_r), final: round(t.final_r) }] : [],
+  );
   return (
     <ScatterChart
       h={260}
