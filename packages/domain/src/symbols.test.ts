@@ -20,6 +20,12 @@ describe('cleanSymbol: the one symbol cleaning', () => {
     ['EUR / USD', 'EURUSD'],
     ['US 500', 'US500'],
     ['EUR/USD.m', 'EURUSD'],
+    // A pair written with a dot or dash between its currencies is one name, not a name and a suffix.
+    ['BTC-USD', 'BTCUSD'],
+    ['EUR.USD', 'EURUSD'],
+    ['eur_usd', 'EURUSD'],
+    ['XAU-USD.m', 'XAUUSD'],
+    ['EUR.USD#', 'EURUSD'],
   ])('%s → %s', (raw, clean) => expect(cleanSymbol(raw)).toBe(clean));
 
   it('leaves a plain symbol as it is and never yields lower case or a separator', () => {
