@@ -1,4 +1,4 @@
-import { computeTradeStats, currencyDecimals } from '@tradedesk/domain';
+import { computeTradeStats, currencyDecimals, roundToDigits } from '@tradedesk/domain';
 import {
   EQUITY_CURVE_MAX_POINTS,
   HISTORY_CSV_COLUMNS,
@@ -32,8 +32,9 @@ type DealRow = Awaited<ReturnType<ReturnType<typeof historyRepo>['dealsOf']>>[nu
 /** Rows per query while the CSV export walks the whole range. */
 const EXPORT_BATCH = 1000;
 
+/** Figures for the wire, by the domain's one rounding (half away from zero on the decimal value). */
 const round = (v: number | null, digits: number): number | null =>
-  v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits;
+  v === null || !Number.isFinite(v) ? v : roundToDigits(v, digits);
 
 function toOrder(d: DealRow, currency: string): HistoryOrder {
   return {

@@ -143,8 +143,9 @@ describeEachDb('statement import', (target) => {
       ['OUT', 0.4, -1.4, 0, 'PARTIAL_CLOSE'],
       ['OUT', 0.6, -2.1, -1.2, 'TAKE_PROFIT'],
     ]);
-    // −103.50 over a 100 risk: −1.035, which the history rounds half up to −1.03.
-    expect(trades[1]).toMatchObject({ actual_profit_loss: -103.5, r_multiple: -1.03 });
+    // −103.50 over a 100 risk: −1.035, which the history rounds half away from zero (the domain's
+    // one rounding, as money is) to −1.04.
+    expect(trades[1]).toMatchObject({ actual_profit_loss: -103.5, r_multiple: -1.04 });
 
     const stats = (
       await h.request('GET', `/api/history/accounts/${t.accountId}/stats/`, { token: t.token })
