@@ -1,9 +1,9 @@
-import type { Proportion } from '@tradedesk/domain';
+import { roundToDigits, type Proportion } from '@tradedesk/domain';
 import type { KeyValueComponent, TableComponent } from '@tradedesk/contract';
 
 /** Percent with one decimal, null when there is no sample (shown as N/A). */
-export const pct = (v: number): number | null => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
-export const num2 = (v: number): number | null => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
+export const pct = (v: number): number | null => (Number.isFinite(v) ? roundToDigits(v, 1) : null);
+export const num2 = (v: number): number | null => (Number.isFinite(v) ? roundToDigits(v, 2) : null);
 /** "48.2–61.0 %", or "N/A" without a sample. */
 export const interval = (p: Proportion): string =>
   Number.isFinite(p.low) ? `${p.low.toFixed(1)}–${p.high.toFixed(1)} %` : 'N/A';

@@ -1,4 +1,12 @@
-import { fileDeals, impliedRisk, symbolMapper, wallClockToUtc, type StatementTrade } from '@tradedesk/domain';
+import {
+  currencyDecimals,
+  fileDeals,
+  impliedRisk,
+  sumMoney,
+  symbolMapper,
+  wallClockToUtc,
+  type StatementTrade,
+} from '@tradedesk/domain';
 import {
   STATEMENT_FORMATS,
   STATEMENT_PREVIEW_ROWS,
@@ -18,7 +26,6 @@ export interface StatementPlan {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const cents = (v: number) => Math.round(v * 100) / 100;
 
 /**
  * Applies the zone and the account's symbols to a parsed statement and files its deals into
@@ -90,8 +97,15 @@ export function planStatement(
         deposits: deposits.length,
         withdrawals: withdrawals.length,
       },
-      deposits_total: cents(deposits.reduce((s, c) => s + c.amount, 0)),
-      withdrawals_total: cents(-withdrawals.reduce((s, c) => s + c.amount, 0)),
+      // Money is summed in minor units (DESIGN.md), by the domain's one money function.
+      deposits_total: sumMoney(
+        deposits.map((c) => c.amount),
+        currencyDecimals(accountCurrency),
+      ),
+      withdrawals_total: sumMoney(
+        withdrawals.map((c) => -c.amount),
+        currencyDecimals(accountCurrency),
+      ),
       warnings,
     },
   };
@@ -115,7 +129,8 @@ export function previewRows(
       close_price: t.close_price,
       opened_at: iso(t.open_time),
       closed_at: t.close_time === null ? null : iso(t.close_time),
-      profit_loss: cents(t.profit + t.commission + t.swap),
+      // Statement amounts carry at most cents; summed exactly in minor units.
+      profit_loss: sumMoney([t.profit, t.commission, t.swap], 2),
       commission: t.commission,
       swap: t.swap,
       deals: t.deals.length,
