@@ -6,7 +6,8 @@ import type { AppContext } from '../../context';
 import type { TradingAccountsTable } from '../../db/schema';
 import { brokerRegistry } from '../../brokers/registry';
 import { chunkLength, decodeChunkInto } from '../../market/candle-codec';
-import { monthKey, monthsOf } from '../../market/candle-chunks';
+import { monthKey, monthKeyStart, monthsOf } from '../../market/candle-chunks';
+import { candleStore } from '../../market/candle-store';
 import { brokerCandleSource, csvCandleSource, simCandleSource } from '../../market/candle-sources';
 import { reportsRepo } from './reports.repo';
 
@@ -19,9 +20,10 @@ export interface CandleTrade {
 }
 
 /**
- * The M1 candles of closed trades, read from the candle store's stored chunks only: a report never
- * asks a broker (or the simulator) for missing months, so it answers in one read and never fails
- * with a broker's 502; a trade whose minutes are not stored is reported as without candles.
+ * The M1 candles of closed trades, read from the candle store's stored chunks: a report never asks a
+ * broker for missing months, so it never fails with a broker's 502; a trade whose minutes are not
+ * stored is reported as without candles. The simulator's months are computed in process, so for a
+ * simulated account missing months are made (and kept) first.
  * Each trade reads its account's own prices (the simulator's for a simulated account), and the
  * user's imported M1 files of the symbol for months the account's source lacks.
  *
@@ -39,11 +41,9 @@ export async function measureWithCandles<T extends CandleTrade>(
   const repo = reportsRepo(ctx.db);
   const csv = csvCandleSource(userId).key;
   const registry = brokerRegistry(ctx);
+  const simKey = simCandleSource(registry.sim).key;
   const sourceOf = new Map(
-    accounts.map((a) => [
-      a.id,
-      a.platform === 'SIM' ? simCandleSource(registry.sim).key : brokerCandleSource(registry, a).key,
-    ]),
+    accounts.map((a) => [a.id, a.platform === 'SIM' ? simKey : brokerCandleSource(registry, a).key]),
   );
   // Trades by (account source, symbol), each group in order of entry.
   const groups = new Map<string, { source: string; symbol: string; idx: number[] }>();
@@ -74,7 +74,15 @@ export async function measureWithCandles<T extends CandleTrade>(
     const spans = g.idx.map((_, k) => monthsSpanned(entry[k]!, exit[k]!));
     const order = g.idx.map((_, k) => k).sort((a, b) => entry[a]! - entry[b]!);
     const months = new Set(spans.flat());
-    const chunks = await repo.m1Chunks(userId, [g.source, csv], g.symbol, [...months]);
+    let chunks = await repo.m1Chunks(userId, [g.source, csv], g.symbol, [...months]);
+    if (g.source === simKey) {
+      // The simulator's history is computed, not fetched: months neither it nor the user's import
+      // holds are made (and kept) now, so trades on a simulated account have their candles.
+      const have = new Set(chunks.map((c) => c.month));
+      const missing = [...months].filter((m) => !have.has(m)).sort();
+      if (missing.length && (await fillSimMonths(ctx, userId, g.symbol, missing)))
+        chunks = await repo.m1Chunks(userId, [g.source, csv], g.symbol, [...months]);
+    }
     // A month from the account's own source wins over the user's import of the same month.
     const blobs = new Map<string, Uint8Array>();
     for (const c of chunks) if (c.source === g.source || !blobs.has(c.month)) blobs.set(c.month, c.data);
@@ -113,3 +121,39 @@ export async function measureWithCandles<T extends CandleTrade>(
     }
   }
 }
+
+/**
+ * Makes the simulator's M1 of the given months through the candle store (which keeps them).
+ * Whole runs of consecutive months are one read each. False when nothing could be made (an
+ * unknown symbol): the trades are then reported without candles, never as an error.
+ */
+async function fillSimMonths(
+  ctx: AppContext,
+  userId: string,
+  symbol: string,
+  months: string[],
+): Promise<boolean> {
+  const store = candleStore(ctx);
+  let made = false;
+  for (let i = 0; i < months.length;) {
+    let j = i + 1;
+    while (j < months.length && j - i < 12 && monthKeyStart(months[j]!) === nextMonth(months[j - 1]!)) j++;
+    try {
+      await store.series({
+        userId,
+        source: 'sim',
+        symbol,
+        timeframe: 'M1',
+        fromMs: monthKeyStart(months[i]!),
+        toMs: nextMonth(months[j - 1]!),
+      });
+      made = true;
+    } catch {
+      // An unknown symbol or a range the simulator has no bars for: reported as without candles.
+    }
+    i = j;
+  }
+  return made;
+}
+
+const nextMonth = (key: string): number => monthsOf(monthKeyStart(key), monthKeyStart(key) + 1)[0]!.end;

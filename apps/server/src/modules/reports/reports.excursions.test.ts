@@ -23,7 +23,8 @@ import { seedTrades, type SeedTrade } from '../history/history.seed';
  *      simulator's store holds no GBPUSD): MFE 0.005 = 0.5 R = 100, MAE 0.01 = 1 R = 200.
  * - V  EURUSD BUY 1.1000, stop 1.0900 (0.01 = 1 R = 100), −50, across February's end into the
  *      simulator's March chunk: MFE 0.008 = 0.8 R = 80, MAE 0.005 = 0.5 R = 50.
- * - S  USDJPY: no candles at all; T  EURUSD on 2 March: no bar of its time.
+ * - S  a symbol the simulator does not know (XYZABC): no candles at all; T  EURUSD on 2 March: no bar
+ *      of its time.
  * Winners measured: P, Q, U; negative first: P (1 of 3). Left on the table at 2 R: P reached 2.4 R
  * and closed at 1 R: (2 − 1) × 100 = 100; at 1 R P closed at the target (nothing left).
  */
@@ -86,7 +87,7 @@ describeEachDb('reports: MFE and MAE', (target) => {
       ['Q', 'EURUSD', 'SELL', 1.2, 1.21, '2026-02-02T11:00:00', '2026-02-02T11:00:40', 25, 50],
       ['U', 'EURUSD', 'BUY', 1.1, null, '2026-02-02T10:01:00', '2026-02-02T10:02:30', 30, null],
       ['R', 'GBPUSD', 'BUY', 1.3, 1.29, '2026-02-03T09:00:00', '2026-02-03T09:02:00', -200, 200],
-      ['S', 'USDJPY', 'BUY', 150, 149, '2026-02-04T09:00:00', '2026-02-04T10:00:00', 500, 100],
+      ['S', 'XYZABC', 'BUY', 150, 149, '2026-02-04T09:00:00', '2026-02-04T10:00:00', 500, 100],
       ['T', 'EURUSD', 'BUY', 1.1, 1.09, '2026-03-02T09:00:00', '2026-03-02T10:00:00', -50, 100],
       ['V', 'EURUSD', 'BUY', 1.1, 1.09, '2026-02-28T23:59:00', '2026-03-01T00:01:00', -50, 100],
     ];
@@ -215,7 +216,7 @@ describeEachDb('reports: MFE and MAE', (target) => {
     expect(r.without_candles.count).toBe(2);
     expect(r.without_candles.trades.map((x) => [x.id, x.symbol])).toEqual([
       [ids.T, 'EURUSD'],
-      [ids.S, 'USDJPY'],
+      [ids.S, 'XYZABC'],
     ]);
     expect([r.winners, r.winners_negative_first]).toEqual([3, 1]);
     expect(r.winners_negative_first_share).toBeCloseTo(1 / 3);
@@ -231,6 +232,35 @@ describeEachDb('reports: MFE and MAE', (target) => {
       { target_r: 0.5, reached: 4, closed_below: 2, left_minor: 400 },
       { target_r: 2, reached: 1, closed_below: 1, left_minor: 100 },
     ]);
+  });
+
+  it("measures a simulated account's trades in months nothing is stored for, from the simulator", async () => {
+    const sim = await newTrader(h, 'simfill');
+    const id = newId();
+    await seedTrades(h.ctx.db, { userId: sim.userId, accountId: sim.accountId, currency: 'USD' }, [
+      trade(id, 'EURUSD', 'BUY', 1.1, 1.09, '2025-11-05T10:00:00.000Z', '2025-11-05T11:00:00.000Z', 10, 100),
+    ]);
+    const source = simCandleSource(brokerRegistry(h.ctx).sim).key;
+    const stored = async () =>
+      (
+        await h.ctx.db
+          .selectFrom('candle_chunks')
+          .select('month')
+          .where('source', '=', source)
+          .where('symbol', '=', 'EURUSD')
+          .execute()
+      ).map((r) => r.month);
+    expect(await stored()).not.toContain('2025-11');
+    const res = await h.request('GET', `/api/reports/excursions/?account=${sim.accountId}`, {
+      token: sim.token,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as ReportExcursions;
+    expect(body.without_candles.count).toBe(0);
+    expect(body.trades.map((x) => x.id)).toEqual([id]);
+    // The simulator's own minutes of that hour: a move of some pips for and against.
+    expect(body.trades[0]!.mfe_price).toBeGreaterThan(0);
+    expect(await stored()).toContain('2025-11');
   });
 
   it('pages the per-trade list and takes the summary filters', async () => {
