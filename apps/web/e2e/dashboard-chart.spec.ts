@@ -108,6 +108,8 @@ for (const [width, height] of [
     const [before] = await positions(request, user, accountId);
     const stop = await openDashboard(page, user, 'light');
     expect(await price(stop)).toBe(before!.stop_loss);
+    // The screenshot before any drag: no notification or refusal over the strip and the chart.
+    await page.screenshot({ path: path.join(DIR, `dashboard-${width}-light.png`), fullPage: true });
 
     // Further down is a wider stop, which the server accepts after the confirmation.
     await stop.scrollIntoViewIfNeeded();
@@ -144,8 +146,6 @@ for (const [width, height] of [
       .getByRole('button', { name: 'Cancel' })
       .click();
     await expect.poll(() => price(stop)).toBe(target);
-
-    await page.screenshot({ path: path.join(DIR, `dashboard-${width}-light.png`), fullPage: true });
   });
 
   test(`at ${width}×${height}, dark: the dashboard with a position, the chart and the strip`, async ({
