@@ -39,7 +39,22 @@ export class LiveSandboxError extends Error {}
  * Starts a sandbox and loads the strategy. `onDeath` is called once if the process ends or breaks a
  * limit outside a step (a crash, the memory watch); a step's failure rejects that step instead.
  */
-export async function startLiveSandbox(
+export function startLiveSandbox(
+  code: string,
+  paramsJson: string,
+  opts: { limits?: Partial<SandboxLimits>; onDeath: (reason: string) => void },
+): Promise<LiveSandbox> {
+  // One boot at a time per server process: ten cold interpreter boots at once (a restart resuming
+  // ten runs) starve each other for minutes, while one after another the first makes the snapshot
+  // the others start from in seconds.
+  const turn = booting.then(() => boot(code, paramsJson, opts));
+  booting = turn.catch(() => undefined);
+  return turn;
+}
+
+let booting: Promise<unknown> = Promise.resolve();
+
+async function boot(
   code: string,
   paramsJson: string,
   opts: { limits?: Partial<SandboxLimits>; onDeath: (reason: string) => void },

@@ -16,6 +16,7 @@ import {
 import { loadPyodideInContext } from './pyodide-context';
 import type { InitMessage, LiveRequest, RunRequest, WorkerMessage } from './protocol';
 import runtimeSource from './python/runtime.py';
+import liveSource from './python/live.py';
 
 const [pyodideDir, limitsJson] = process.argv.slice(2);
 const limits = JSON.parse(limitsJson ?? '{}') as {
@@ -45,6 +46,7 @@ const loaded = await loadPyodideInContext(
 const { pyodide, context, api } = loaded;
 if (loaded.snapshot) send({ type: 'snapshot', bytes: loaded.snapshot });
 pyodide.runPython(runtimeSource);
+pyodide.runPython(liveSource);
 type PyFn = (...args: unknown[]) => unknown;
 const fn = (name: string) => pyodide.globals.get(name) as PyFn;
 const F64 = vm.runInContext('Float64Array', context) as Float64ArrayConstructor;
@@ -71,6 +73,7 @@ function bytesOf(value: unknown): Uint8Array {
   return new Uint8Array(js.buffer.slice(js.byteOffset, js.byteOffset + js.byteLength));
 }
 const floatsOf = (value: unknown) => new Float64Array(bytesOf(value).buffer);
+
 function checked(result: unknown): string {
   const s = typeof result === 'string' ? result : '';
   if (s.startsWith('ERR:')) throw new StrategyFailure(s.slice(4));
