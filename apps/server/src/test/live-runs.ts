@@ -55,7 +55,8 @@ export function liveKit(h: () => Harness) {
     const res = await post(t, '/api/bots/live-runs/start/', { bot_version_id: versionId, ...extra });
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().id as string;
-    await waitFor(async () => (await run(t, id)).status === 'RUNNING', 'the run to be RUNNING', 30_000);
+    // A sandbox boots Pyodide: seconds alone, much longer on a loaded machine.
+    await waitFor(async () => (await run(t, id)).status === 'RUNNING', 'the run to be RUNNING', 120_000);
     return id;
   }
 
@@ -71,7 +72,7 @@ export function liveKit(h: () => Harness) {
     waitFor(
       async () => (await run(t, id)).last_bar_at === new Date(barOpenMs).toISOString(),
       `bar ${new Date(barOpenMs).toISOString()} of run ${id}`,
-      15_000,
+      60_000,
     );
 
   return { post, get, version, start, run, logs, barDone };

@@ -31,6 +31,8 @@ export interface RunFacts {
   journalTimeframe: string;
   riskPercent: number;
   startedAt: string | null;
+  /** Set when the run was asked to stop before this runner took it (another process, a restart). */
+  stopRequested: { reason: string; close: boolean } | null;
   /** The account's clock: the simulator's for a SIM account, else the real one. */
   clock: () => number;
   accountInfo: () => Promise<{ balance: number }>;
@@ -96,6 +98,10 @@ export async function loadRunFacts(ctx: AppContext, runId: string): Promise<RunF
     journalTimeframe: JOURNAL_TIMEFRAME[timeframe] ?? '1H',
     riskPercent: settings.risk_percent ?? 0.5,
     startedAt: run.started_at,
+    stopRequested:
+      run.status === 'STOPPING'
+        ? { reason: run.stop_reason ?? 'Stopped by the user.', close: run.close_on_stop === 1 }
+        : null,
     clock: accountClock(ctx, account),
     accountInfo: async () => (await tradeSync(ctx).attach(account)).accountInfo(),
   };

@@ -14,6 +14,9 @@ import { liveRunsRepo } from './live-runs.repo';
 
 /** Decision latency samples kept for the benchmark and diagnostics (most recent). */
 const MAX_SAMPLES = 10_000;
+/** How long a stop request waits for its run to end before answering (STOPPING meanwhile). */
+const STOP_WAIT_MS = 5000;
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 export const liveRunManager = perApp((ctx: AppContext) => {
   const repo = liveRunsRepo(ctx.db);
@@ -64,13 +67,16 @@ export const liveRunManager = perApp((ctx: AppContext) => {
      * another process does, the row says STOPPING and that process finishes it within a second.
      */
     async stop(runId: string, userId: string, reason: string, closePositions: boolean) {
-      const local = runners.get(runId);
-      if (local) return local.stop(reason, closePositions);
       await repo.transition(runId, ['STARTING', 'RUNNING'], {
         status: 'STOPPING',
         stop_reason: reason,
         close_on_stop: closePositions ? 1 : 0,
       });
+      liveRunEvents(ctx).status(runId, 'STOPPING');
+      const local = runners.get(runId);
+      // No order leaves after this call; the answer waits for the end, within reason (a sandbox
+      // still booting cannot be interrupted, and its run shows STOPPING until it ends).
+      if (local) return void (await Promise.race([local.stop(reason, closePositions), delay(STOP_WAIT_MS)]));
       if (await repo.claim(runId, owner, new Date().toISOString(), leaseUntil())) {
         const log = (level: 'info' | 'warn' | 'error', message: string) =>
           liveRunEvents(ctx).log(runId, userId, level, message);

@@ -232,6 +232,7 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
       facts = await loadRunFacts(ctx, runId);
       if (!facts) return;
       const f = facts;
+      if (f.stopRequested) return request('STOPPED', f.stopRequested.reason, f.stopRequested.close);
       if (resumed) {
         await log('info', 'Resuming after a server restart: reconciling positions with the broker first.');
         await positionsService(ctx).openPositions(f.user, f.account.id);

@@ -24,10 +24,14 @@ describeEachDb('live runs: restart and crashes', (target) => {
     await barDone(t, id, barOpen());
   }
   const failed = (t: Trader, id: string) =>
-    waitFor(async () => {
-      const r = await run(t, id);
-      return r.status === 'FAILED' && r;
-    }, `run ${id} to fail`);
+    waitFor(
+      async () => {
+        const r = await run(t, id);
+        return r.status === 'FAILED' && r;
+      },
+      `run ${id} to fail`,
+      60_000,
+    );
 
   beforeAll(async () => {
     h = await createHarness(target, { simNow: () => clock, ...FAST_LIVE_RUNS });
@@ -53,7 +57,7 @@ describeEachDb('live runs: restart and crashes', (target) => {
     await waitFor(
       async () => (await logs(t, id)).some((m) => m.startsWith('Reconciled: 1 open position(s)')),
       'the resumed run to reconcile',
-      30_000,
+      120_000,
     );
     await barDone(t, id, barOpen());
     const replayed = await run(t, id);
@@ -77,7 +81,7 @@ describeEachDb('live runs: restart and crashes', (target) => {
       .execute();
     expect(journals.map((j) => j.trade_id).sort()).toEqual(after.trades.map((x) => x.id).sort());
     await h.request('POST', `/api/bots/live-runs/${id}/stop/`, { token: t.token, body: {} });
-  }, 120_000);
+  }, 300_000);
 
   it('a strategy error fails the run with its traceback and frees the slot', async () => {
     nextHour();
@@ -96,7 +100,7 @@ describeEachDb('live runs: restart and crashes', (target) => {
     });
     expect(again.statusCode).toBe(201);
     await h.request('POST', `/api/bots/live-runs/${again.json().id}/stop/`, { token: t.token, body: {} });
-  }, 60_000);
+  }, 300_000);
 
   it('a sandbox process that dies fails the run and says so', async () => {
     nextHour();
@@ -111,5 +115,5 @@ describeEachDb('live runs: restart and crashes', (target) => {
     clock += MINUTE;
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await run(t, id)).orders).toBe(0);
-  }, 60_000);
+  }, 300_000);
 });
