@@ -229,7 +229,8 @@ function run(req: RunRequest): WorkerMessage {
     const specs = (JSON.parse(head.slice(colon + 1)) as unknown[]).map(String);
     const t1 = performance.now();
     const ind: Record<string, Float64Array> = {};
-    for (const spec of specs) ind[spec] = computeIndicator(spec, req.bars);
+    const computed = new Map<string, Float64Array>();
+    for (const spec of specs) ind[spec] = computeIndicator(spec, req.bars, computed);
     const t2 = performance.now();
     setColumns(req.bars, ind);
     const t3 = performance.now();

@@ -33,9 +33,9 @@ export function crossoverSeries(a: Float64Array, b: Float64Array): Float64Array 
   return out;
 }
 
-function operand(spec: string, series: CandleSeries): Float64Array {
+function operand(spec: string, series: CandleSeries, cache?: Map<string, Float64Array>): Float64Array {
   if (spec === 'close' || spec === 'open' || spec === 'high' || spec === 'low') return series[spec];
-  return computeIndicator(spec, series);
+  return computeIndicator(spec, series, cache);
 }
 
 export class IndicatorRequestError extends Error {}
@@ -43,13 +43,35 @@ export class IndicatorRequestError extends Error {}
 const unknown = (spec: string) =>
   new IndicatorRequestError(`Unknown indicator "${spec}": use one of ${INDICATOR_NAMES.join(', ')}.`);
 
-/** Computes one named indicator; throws IndicatorRequestError for a name or period it does not know. */
-export function computeIndicator(spec: string, series: CandleSeries): Float64Array {
+/**
+ * Computes one named indicator; throws IndicatorRequestError for a name or period it does not know.
+ * With a `cache` (one per series), a series already computed for another request is reused: the
+ * crossings of `ema(12)` and `ema(26)` and the EMAs themselves compute each EMA once. The arrays are
+ * shared, so callers must not write into them.
+ */
+export function computeIndicator(
+  spec: string,
+  series: CandleSeries,
+  cache?: Map<string, Float64Array>,
+): Float64Array {
   const clean = spec.replaceAll(' ', '').toLowerCase();
+  const known = cache?.get(clean);
+  if (known) return known;
+  const out = computeClean(clean, spec, series, cache);
+  cache?.set(clean, out);
+  return out;
+}
+
+function computeClean(
+  clean: string,
+  spec: string,
+  series: CandleSeries,
+  cache?: Map<string, Float64Array>,
+): Float64Array {
   const cross = CROSS.exec(clean);
   if (cross) {
     const [, kind, a, b] = cross;
-    const [x, y] = [operand(a!, series), operand(b!, series)];
+    const [x, y] = [operand(a!, series, cache), operand(b!, series, cache)];
     return kind === 'crossover' ? crossoverSeries(x, y) : crossoverSeries(y, x);
   }
   const m = PATTERN.exec(clean);
