@@ -93,6 +93,13 @@ for (const viewport of [
         const user = await weekendUser(request);
         await signIn(page, user);
         await page.goto(`${WEEKEND}/dashboard`);
+        // The dashboard's chart says it too, with when the market opens.
+        const chart = page.getByRole('region', { name: 'Chart' });
+        const chartSymbol = chart.getByRole('combobox', { name: 'Symbol', exact: true });
+        await chartSymbol.fill('EURUSD');
+        await chartSymbol.press('Enter');
+        await expect(chart.getByRole('status', { name: 'EURUSD market: Closed' })).toBeVisible();
+        await expect(chart.getByTestId('market-state-detail')).toContainText(/Opens Mon(day)?,? 29 Jun/);
         const dialog = await openTicket(page);
         // EURUSD is the ticket's default symbol: closed, with when it opens (Sunday 22:00 UTC = Monday 07:00 JST).
         const notice = dialog.getByRole('alert').filter({ hasText: 'The market for EURUSD is closed.' });

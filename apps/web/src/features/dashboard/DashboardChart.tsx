@@ -17,6 +17,7 @@ import { CHART_TIMEFRAMES, type ChartTimeframe } from '@tradedesk/domain';
 import { errorMessage } from '../../app/errors';
 import { notifications } from '../../app/notify';
 import { useLivePrice } from '../market/useLivePrice';
+import { MarketStateBadge, MarketStateDetail, useMarketState } from '../market/MarketStateBadge';
 import { useSymbols } from '../market/symbols.api';
 import {
   actionFailure,
@@ -67,6 +68,8 @@ export default function DashboardChart({ accountId }: { accountId: string | null
   }, [accountId]);
 
   const live = useLivePrice(accountId, symbol);
+  // The chart's prices say whether the market is open, closed (until when), stale or unavailable.
+  const market = useMarketState(live, symbol ?? '');
   const digits = live.info?.digits ?? live.digits;
   const step = live.info?.pip_size ?? 10 ** -digits;
   const candles = useChartCandles(accountId, symbol, timeframe, summary.data?.as_of, summary.isError);
@@ -131,9 +134,12 @@ export default function DashboardChart({ accountId }: { accountId: string | null
   return (
     <Card withBorder padding="sm" component="section" aria-labelledby="dashboard-chart-title">
       <Group justify="space-between" align="flex-end" mb="xs" gap="xs">
-        <Title order={2} size="h4" id="dashboard-chart-title">
-          Chart
-        </Title>
+        <Group gap="xs" align="center">
+          <Title order={2} size="h4" id="dashboard-chart-title">
+            Chart
+          </Title>
+          {symbol && <MarketStateBadge view={market} symbol={symbol} />}
+        </Group>
         <Group gap="xs" wrap="nowrap">
           <Select
             label="Symbol"
@@ -160,6 +166,7 @@ export default function DashboardChart({ accountId }: { accountId: string | null
           />
         </Group>
       </Group>
+      {symbol && <MarketStateDetail view={market} />}
       {failure && (
         <Alert
           color="red"
