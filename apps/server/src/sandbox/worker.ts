@@ -247,20 +247,14 @@ function run(req: RunRequest): WorkerMessage {
     };
     return { type: 'done', result, output, runMs: t4 - t0, phases };
   } catch (e) {
-    const known =
-      e instanceof StrategyFailure || e instanceof StrategyOrderError || e instanceof IndicatorRequestError;
-    let message = known
-      ? (e as Error).message
-      : `The strategy runtime failed: ${String((e as Error)?.message ?? e)}`;
-    if (api.memoryRefused()) message = `MEMORY_LIMIT\n${message}`;
-    if (api.outputExceeded()) message = `OUTPUT_LIMIT\n${message}`;
-    return { type: 'failed', message, output };
+    return failedMessage(e);
   }
 }
 
 /** Live mode (bot live runs): the indicators the loaded strategy asked for. */
 let liveSpecs: string[] = [];
 
+/** A failure as the host reads it: the strategy's own message, or the runtime's, with the limit hit. */
 function failedMessage(e: unknown): WorkerMessage {
   const known =
     e instanceof StrategyFailure || e instanceof StrategyOrderError || e instanceof IndicatorRequestError;
