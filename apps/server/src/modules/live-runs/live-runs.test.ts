@@ -115,6 +115,27 @@ describeEachDb('live runs', (target) => {
     await stop(t, id);
   }, 300_000);
 
+  it("stops itself when the account's daily-loss rule refuses an order, and says why", async () => {
+    nextHour();
+    const t = await trader();
+    // The rule counts this order's risk (0.5 %) against a 0.1 % daily limit: the first order is refused.
+    await setRiskRules(h, t, { max_daily_loss: 0.1 });
+    const { botId, versionId } = await version(t, FLIP_STRATEGY);
+    const id = await start(t, versionId);
+    await step(t, id);
+    const r = await waitFor(
+      async () => {
+        const x = await run(t, id);
+        return x.status === 'STOPPED' && x;
+      },
+      'the run to stop itself',
+      30_000,
+    );
+    expect(r).toMatchObject({ orders: 0, refused_orders: 1, trades: [] });
+    expect(r.stop_reason).toMatch(/^The account's daily-loss rule was hit: max_daily_loss: /);
+    expect((await get(t, `/api/bots/bots/${botId}/`)).json().is_active).toBe(false);
+  }, 300_000);
+
   it('stops within one second, closing its positions when asked; no order after the stop', async () => {
     nextHour();
     const t = await trader();
