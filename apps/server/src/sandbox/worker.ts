@@ -13,6 +13,7 @@ import {
   type BacktestResult,
   type SignalArrays,
 } from '@tradedesk/domain';
+import { columnsReadBy, type BarColumn } from './columns';
 import { loadPyodideInContext } from './pyodide-context';
 import type { InitMessage, LiveRequest, RunRequest, WorkerMessage } from './protocol';
 import runtimeSource from './python/runtime.py';
@@ -95,8 +96,11 @@ function toContext(columns: Record<string, Float64Array>): object {
  * intermediate array in the context) and hands them to the runtime's Data. Only the runtime's own
  * arrays cross: Python never holds a JavaScript object.
  */
-function setColumns(bars: RunRequest['bars'], ind: Record<string, Float64Array>): void {
-  const names = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
+function setColumns(
+  bars: RunRequest['bars'],
+  ind: Record<string, Float64Array>,
+  names: readonly BarColumn[],
+): void {
   const specs = Object.keys(ind);
   const newColumn = fn('new_column');
   const n = bars.close.length;
@@ -232,7 +236,7 @@ function run(req: RunRequest): WorkerMessage {
     const computed = new Map<string, Float64Array>();
     for (const spec of specs) ind[spec] = computeIndicator(spec, req.bars, computed);
     const t2 = performance.now();
-    setColumns(req.bars, ind);
+    setColumns(req.bars, ind, columnsReadBy(req.code));
     const t3 = performance.now();
     const result = style === 'signals' ? runSignals(req, ind) : runPerBar(req);
     const t4 = performance.now();

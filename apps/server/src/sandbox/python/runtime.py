@@ -116,16 +116,28 @@ td.lowest = lowest
 sys.modules["tradedesk"] = td
 
 
+class _NotCopied:
+    """A bar column the engine did not copy: the strategy's text never names it (see columns.ts)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def _fail(self, *args, **kwargs):
+        raise AttributeError(f"the bar column '{self._name}' was not copied into the sandbox: name it in the strategy")
+
+    __getitem__ = __len__ = __iter__ = _fail
+
+
 class Data:
     """Bars as read-only sequences (memoryviews over the engine's Float64Arrays) plus indicators."""
 
     def __init__(self, cols, ind):
-        self.time = cols["time"]
-        self.open = cols["open"]
-        self.high = cols["high"]
-        self.low = cols["low"]
+        self.time = cols["time"] if "time" in cols else _NotCopied("time")
+        self.open = cols["open"] if "open" in cols else _NotCopied("open")
+        self.high = cols["high"] if "high" in cols else _NotCopied("high")
+        self.low = cols["low"] if "low" in cols else _NotCopied("low")
         self.close = cols["close"]
-        self.volume = cols["volume"]
+        self.volume = cols["volume"] if "volume" in cols else _NotCopied("volume")
         self.ind = ind
 
     def __len__(self):
