@@ -12,8 +12,5 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Most test files wait on sockets, child processes and the simulated clock rather than compute:
-    // three at a time keep both cores busy (the default, cores − 1, ran one file at a time here).
-    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
   },
 });
