@@ -1,4 +1,11 @@
-import { allocateSeries, concatSeries, isoMs, seriesRange, type CandleSeries } from '@tradedesk/domain';
+import {
+  allocateSeries,
+  concatSeries,
+  isoMs,
+  nextMonthStart,
+  seriesRange,
+  type CandleSeries,
+} from '@tradedesk/domain';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -156,4 +163,5 @@ async function fillSimMonths(
   return made;
 }
 
-const nextMonth = (key: string): number => monthsOf(monthKeyStart(key), monthKeyStart(key) + 1)[0]!.end;
+/** Start of the month after a 'YYYY-MM' month (the domain's calendar step). */
+const nextMonth = (key: string): number => nextMonthStart(monthKeyStart(key));
