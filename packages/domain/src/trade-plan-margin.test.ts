@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { planTrade, type PlanSymbol, type TradePlanInput } from './trade-plan';
+import { notEnoughMarginMessage, planTrade, type PlanSymbol, type TradePlanInput } from './trade-plan';
 
 /**
  * The margin a planned trade needs and whether it fits the free margin: what the Place a Trade modal
@@ -118,6 +118,43 @@ describe('planTrade: margin and whether it fits, worked cases', () => {
     expect(p.lot.exceedsRequestedRisk).toBe(true);
     expect(p.margin).toBe(11);
     expect(p.marginFits).toBe(false);
+  });
+});
+
+describe("notEnoughMarginMessage: both amounts in the account currency's minor unit", () => {
+  it('a JPY account has whole yen: the EURJPY plan above, 266,872 JPY needed and 266,871 free', () => {
+    const p = planTrade({
+      ...withAccount({ currency: 'JPY', equity: 1_000_000, leverage: 30, free_margin: 266_871 }),
+      symbol: JPY_QUOTED,
+      entry: 160.123,
+    });
+    expect(notEnoughMarginMessage(p.margin!, 266_871, 'JPY')).toBe(
+      'Not enough free margin: 266872 JPY required, 266871 JPY available.',
+    );
+    // Fractions of a yen are rounded half away from zero, never shown: 1234.5 → 1235, 999.4 → 999.
+    expect(notEnoughMarginMessage(1234.5, 999.4, 'jpy')).toBe(
+      'Not enough free margin: 1235 JPY required, 999 JPY available.',
+    );
+  });
+
+  it('a EUR account has cents: 550.00 EUR needed, 499.99 EUR free', () => {
+    const p = planTrade({
+      ...withAccount({ currency: 'EUR', free_margin: 499.99 }),
+      quoteToAccountRate: 1 / 1.1,
+    });
+    expect(notEnoughMarginMessage(p.margin!, 499.99, 'EUR')).toBe(
+      'Not enough free margin: 550.00 EUR required, 499.99 EUR available.',
+    );
+    // 1.005 is 1.00499… in binary; the amount is rounded as the decimal it was typed as.
+    expect(notEnoughMarginMessage(1.005, 0, 'EUR')).toBe(
+      'Not enough free margin: 1.01 EUR required, 0.00 EUR available.',
+    );
+  });
+
+  it('a KWD account has three decimals', () => {
+    expect(notEnoughMarginMessage(12.3456, 10, 'KWD')).toBe(
+      'Not enough free margin: 12.346 KWD required, 10.000 KWD available.',
+    );
   });
 });
 

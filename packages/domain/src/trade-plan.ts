@@ -4,7 +4,7 @@
  * It composes the smaller modules; money across targets is summed in integer minor units.
  */
 import { calculateLotSize, floorVolume, type LotSizeResult, type VolumeLimits } from './lot-size';
-import { currencyDecimals, fromMinor, sumMinor, toMinor } from './money';
+import { currencyDecimals, formatMoney, fromMinor, sumMinor, toMinor } from './money';
 import { roundToDigits } from './rounding';
 import {
   profitLoss,
@@ -168,4 +168,13 @@ export function planTrade(input: TradePlanInput): TradePlan {
     rrRatio,
     riskPercentActual: roundToDigits((lot.actualRisk / account.equity) * 100, 2),
   };
+}
+
+/**
+ * The refusal of a trade whose margin is above the free margin, worded once for the modal (before it
+ * sends) and the simulated broker (when it fills), with both amounts in the account currency's
+ * minor unit: "Not enough free margin: 1235 JPY required, 1000 JPY available."
+ */
+export function notEnoughMarginMessage(required: number, available: number, currency: string): string {
+  return `Not enough free margin: ${formatMoney(required, currency)} required, ${formatMoney(available, currency)} available.`;
 }

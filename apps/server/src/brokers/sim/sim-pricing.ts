@@ -1,4 +1,4 @@
-import { currencyDecimals, roundToDigits as roundTo } from '@tradedesk/domain';
+import { notEnoughMarginMessage, roundToDigits as roundTo } from '@tradedesk/domain';
 import type { SimPositionsTable } from '../../db/schema';
 import { BrokerError, type AccountInfo, type PriceOrDistance, type Quote, type Side } from '../types';
 import type { SimSymbolSpec } from './market-types';
@@ -115,16 +115,9 @@ export function requireMargin(
   price: number,
   t: number,
 ): void {
-  const { ccy, toMinor, fromMinor } = st;
-  const needed = marginOf(st, s, volume, price, t) - fromMinor(commissionMinor(st, s, volume, t));
+  const needed = marginOf(st, s, volume, price, t) - st.fromMinor(commissionMinor(st, s, volume, t));
   const free = infoAt(st, t).free_margin;
-  if (needed > free) {
-    throw new BrokerError(
-      `Not enough free margin: ${fromMinor(toMinor(needed)).toFixed(currencyDecimals(ccy))} ${ccy} required, ` +
-        `${free.toFixed(currencyDecimals(ccy))} ${ccy} available.`,
-      'rejected',
-    );
-  }
+  if (needed > free) throw new BrokerError(notEnoughMarginMessage(needed, free, st.ccy), 'rejected');
 }
 
 export function requireOpen(st: SimState, symbol: string, t: number): void {

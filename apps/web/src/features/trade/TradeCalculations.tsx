@@ -1,5 +1,5 @@
 import { Badge, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { currencyDecimals, type TradePlan } from '@tradedesk/domain';
+import { formatMoney, type TradePlan } from '@tradedesk/domain';
 import type { computePlan } from './tradePlan';
 import { formatLots } from './trades.api';
 
@@ -13,7 +13,7 @@ export function TradeCalculations({
   currency: string;
   freeMargin?: number | null;
 }) {
-  const money = (v: number) => `${v.toFixed(currencyDecimals(currency || 'USD'))} ${currency}`;
+  const money = (v: number) => formatMoney(v, currency);
   return (
     <Card withBorder padding="sm" component="section" aria-label="Trade calculations">
       <Title order={5} mb="xs">

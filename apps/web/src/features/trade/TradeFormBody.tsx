@@ -35,6 +35,7 @@ import {
   DEFAULT_SL_PIPS,
   DEFAULT_TIMEFRAME,
   defaultStopDistance,
+  planRefusal,
   rowsFromTargets,
   TRADE_TIMEFRAMES,
   TRADERS,
@@ -177,14 +178,12 @@ export function TradeFormBody({
     if (market.blocked) return setFailure(market.blocked);
     if (!result.ok) return setFailure(result.message);
     const { plan } = result;
-    if (plan.volume <= 0)
-      return setFailure(plan.lot.reason ?? 'The risk is too small for the minimum volume.');
-    if (plan.lot.exceedsRequestedRisk && !minVolumeOk)
-      return setFailure(`${plan.lot.reason} Tick the box to place it at the minimum volume anyway.`);
-    if (plan.marginFits === false)
-      return setFailure(
-        `Not enough free margin: this trade needs ${plan.margin?.toFixed(2)}, the free margin is ${details.data?.free_margin.toFixed(2)} ${details.data?.currency ?? ''}.`,
-      );
+    const refusal = planRefusal(
+      plan,
+      { freeMargin: details.data?.free_margin, currency: details.data?.currency },
+      minVolumeOk,
+    );
+    if (refusal) return setFailure(refusal);
     const body = tradeRequest(form, plan, minVolumeOk);
     const json = JSON.stringify(body);
     const key = lastAttempt.current?.json === json ? lastAttempt.current.key : crypto.randomUUID();

@@ -4,7 +4,7 @@ import { MantineProvider } from '@mantine/core';
 import { DEFAULT_TARGETS } from '@tradedesk/domain';
 import type { SymbolInfoBody } from '@tradedesk/contract';
 import { TradeCalculations } from './TradeCalculations';
-import { computePlan, rowsFromTargets, type PlanContext, type TradeForm } from './tradePlan';
+import { computePlan, planRefusal, rowsFromTargets, type PlanContext, type TradeForm } from './tradePlan';
 
 /**
  * The Place a Trade modal's margin check (issue 9): the plan it computes carries the margin the trade
@@ -104,5 +104,63 @@ describe('Place a Trade: margin and free margin', () => {
     const unknown = panel({ leverage: null, freeMargin: 100 });
     expect(unknown).not.toContain('calc-margin"');
     expect(unknown).not.toContain(REFUSAL);
+  });
+});
+
+/** USDJPY on a JPY account: the quote is already in yen, so the rate is 1 and no pair is watched. */
+const USDJPY: SymbolInfoBody = {
+  ...EURUSD,
+  symbol: 'USDJPY',
+  description: 'US Dollar vs Japanese Yen',
+  digits: 3,
+  pip_size: 0.01,
+  tick_size: 0.001,
+  base_currency: 'USD',
+  quote_currency: 'JPY',
+};
+
+describe('Place a Trade: the refusal before sending when the margin does not fit', () => {
+  it('a JPY account is told whole yen: 75000 JPY required, 74999 JPY available', () => {
+    // 1 % of 1,000,000 JPY over 20 pips (0.20 JPY × 100,000 = 20,000 JPY a lot) → 0.50 lots at
+    // 150.000, which need 0.5 × 100,000 × 150 ÷ 100 = 75,000 JPY.
+    const jpy = { info: USDJPY, bid: 149.99, ask: 150, equity: 1_000_000, accountCurrency: 'JPY' };
+    const refused = plan({ ...jpy, freeMargin: 74_999 }, { ...form, symbol: 'USDJPY' }).plan;
+    expect(refused).toMatchObject({ volume: 0.5, margin: 75_000, marginFits: false });
+    expect(planRefusal(refused, { freeMargin: 74_999, currency: 'JPY' }, false)).toBe(
+      'Not enough free margin: 75000 JPY required, 74999 JPY available.',
+    );
+    const fits = plan({ ...jpy, freeMargin: 75_000 }, { ...form, symbol: 'USDJPY' }).plan;
+    expect(planRefusal(fits, { freeMargin: 75_000, currency: 'JPY' }, false)).toBeNull();
+    // The calculations panel shows the same whole yen.
+    const markup = renderToStaticMarkup(
+      <MantineProvider>
+        <TradeCalculations
+          result={{ ok: true, plan: refused, entry: 150 }}
+          currency="JPY"
+          freeMargin={74_999}
+        />
+      </MantineProvider>,
+    );
+    expect(markup).toMatch(/data-testid="calc-margin"[^>]*>75000 JPY</);
+    expect(markup).toMatch(/data-testid="calc-free-margin"[^>]*>74999 JPY</);
+  });
+
+  it('a EUR account is told cents: 550.00 EUR required, 549.50 EUR available', () => {
+    // EURUSD at 1.10000 on EUR (rate 1/1.1): 0.55 lots need 0.55 × 100,000 EUR ÷ 100 = 550.00 EUR.
+    const eur = { bid: 1.1, ask: 1.1, accountCurrency: 'EUR', freeMargin: 549.5 };
+    const refused = plan(eur).plan;
+    expect(refused).toMatchObject({ volume: 0.55, margin: 550, marginFits: false });
+    expect(planRefusal(refused, { freeMargin: 549.5, currency: 'EUR' }, false)).toBe(
+      'Not enough free margin: 550.00 EUR required, 549.50 EUR available.',
+    );
+  });
+
+  it('the minimum-volume confirmation is asked for before the margin', () => {
+    const p = plan({ freeMargin: 1 }, { ...form, riskPercent: 0.001 }).plan;
+    expect(p.lot.exceedsRequestedRisk).toBe(true);
+    expect(planRefusal(p, { freeMargin: 1, currency: 'USD' }, false)).toMatch(/Tick the box/);
+    expect(planRefusal(p, { freeMargin: 1, currency: 'USD' }, true)).toBe(
+      'Not enough free margin: 11.00 USD required, 1.00 USD available.',
+    );
   });
 });

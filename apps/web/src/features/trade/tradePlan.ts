@@ -2,6 +2,7 @@ import {
   conversionPairsToWatch,
   roundToDigits,
   DEFAULT_ATR_MULTIPLIER,
+  notEnoughMarginMessage,
   planTrade,
   quoteToAccountRate,
   TradeValidationError,
@@ -220,6 +221,23 @@ export function computePlan(form: TradeForm, ctx: PlanContext): PlanResult {
       return { ok: false, waiting: false, message: e.message };
     throw e;
   }
+}
+
+/**
+ * Why the modal keeps a plan from being sent, or null when it can go: no volume, the minimum volume
+ * not yet confirmed, or a margin above the free margin (worded as the broker would refuse it).
+ */
+export function planRefusal(
+  plan: TradePlan,
+  account: { freeMargin: number | null | undefined; currency: string | undefined },
+  minVolumeOk: boolean,
+): string | null {
+  if (plan.volume <= 0) return plan.lot.reason ?? 'The risk is too small for the minimum volume.';
+  if (plan.lot.exceedsRequestedRisk && !minVolumeOk)
+    return `${plan.lot.reason} Tick the box to place it at the minimum volume anyway.`;
+  if (plan.marginFits === false && plan.margin !== null && account.freeMargin != null)
+    return notEnoughMarginMessage(plan.margin, account.freeMargin, account.currency ?? '');
+  return null;
 }
 
 /**
