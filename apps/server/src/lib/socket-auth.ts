@@ -1,7 +1,7 @@
 /**
- * Authorises a WebSocket the way the price feed does (docs/architecture.md, "The price stream"): the
- * access token comes as `?token=` or as the first message `{"token": "..."}` within 10 s; without a
- * valid one the socket is closed with 4401.
+ * The one token handshake of every WebSocket we serve (the price stream and the live-run log; see
+ * docs/architecture.md, "The price stream"): the access token comes as `?token=` or as the first
+ * message `{"token": "..."}` within 10 s; without a valid one the socket is closed with 4401.
  */
 import type { WebSocket } from 'ws';
 import { WS_CLOSE } from '@tradedesk/contract';

@@ -13,11 +13,11 @@ import {
 import type { AppContext } from '../../context';
 import { brokerRegistry } from '../../brokers/registry';
 import { knownErrorToHttp } from '../../lib/error-status';
+import { authoriseSocket, closeSocket } from '../../lib/socket-auth';
 import { BrokerError, type BrokerAdapter, type MarketSession, type SymbolInfo } from '../../brokers/types';
 import { HttpError, notFound } from '../../lib/http-error';
 import { priceHub } from '../../market/price-hub';
 import { accountsService } from '../accounts/accounts.service';
-import type { AuthUser } from '../../request-context';
 
 /** Symbols are matched as written, then upper-cased (`eurusd` finds `EURUSD`). */
 async function findSymbol(adapter: BrokerAdapter, symbol: string): Promise<SymbolInfo> {
@@ -35,9 +35,6 @@ const sessionBody = (m: MarketSession): MarketSessionBody => ({
   next_open: iso(m.nextOpen),
   next_close: iso(m.nextClose),
 });
-
-/** How long a socket without `?token=` may take to send `{"token": "..."}`. */
-const AUTH_WAIT_MS = 10_000;
 
 export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -99,71 +96,42 @@ export function registerMarketRoutes(app: FastifyInstance, ctx: AppContext): voi
       let finished = false;
       const close = (code: number, reason: string) => {
         finished = true;
-        // A close reason is limited to 123 bytes.
-        if (socket.readyState <= 1) socket.close(code, Buffer.from(reason).subarray(0, 120).toString());
+        closeSocket(socket, code, reason);
       };
       socket.on('close', () => {
         finished = true;
-        clearTimeout(authTimer);
         unwatch?.();
       });
       socket.on('error', () => unwatch?.());
 
-      const start = async (token: string | undefined) => {
-        clearTimeout(authTimer);
-        const user: AuthUser | null = token ? await ctx.tokens.verifyAccess(token) : null;
-        if (finished) return;
-        if (!user)
-          return close(WS_CLOSE.unauthorized, 'Authentication failed: a valid access token is required.');
-        try {
-          const row = await accounts.owned(user, accountId);
-          const adapter = await brokers.connected(row);
-          const info = await findSymbol(adapter, symbol);
-          if (finished || socket.readyState !== 1) return;
-          unwatch = priceHub(ctx).watch(
-            row.id,
-            info.symbol,
-            // Every message says whether the market is open, from the broker's timetable when it has one.
-            (onQuote) =>
-              adapter.subscribeQuotes(info.symbol, (q) => onQuote(q, adapter.marketSession?.(info.symbol))),
-            socket,
-          );
-        } catch (e) {
-          const mapped = knownErrorToHttp(e);
-          if (mapped instanceof HttpError && mapped.statusCode === 404) {
-            return close(
-              WS_CLOSE.notFound,
-              e instanceof BrokerError ? `Unknown symbol: ${symbol}.` : 'Account not found.',
+      authoriseSocket(socket, ctx.tokens, request.query.token, (user) => {
+        void (async () => {
+          try {
+            const row = await accounts.owned(user, accountId);
+            const adapter = await brokers.connected(row);
+            const info = await findSymbol(adapter, symbol);
+            if (finished || socket.readyState !== 1) return;
+            unwatch = priceHub(ctx).watch(
+              row.id,
+              info.symbol,
+              // Every message says whether the market is open, from the broker's timetable when it has one.
+              (onQuote) =>
+                adapter.subscribeQuotes(info.symbol, (q) => onQuote(q, adapter.marketSession?.(info.symbol))),
+              socket,
             );
+          } catch (e) {
+            const mapped = knownErrorToHttp(e);
+            if (mapped instanceof HttpError && mapped.statusCode === 404) {
+              return close(
+                WS_CLOSE.notFound,
+                e instanceof BrokerError ? `Unknown symbol: ${symbol}.` : 'Account not found.',
+              );
+            }
+            if (mapped instanceof HttpError) return close(WS_CLOSE.brokerDown, String(mapped.detail));
+            request.log.error({ err: e }, 'price stream failed to start');
+            return close(1011, 'Internal error.');
           }
-          if (mapped instanceof HttpError) return close(WS_CLOSE.brokerDown, String(mapped.detail));
-          request.log.error({ err: e }, 'price stream failed to start');
-          return close(1011, 'Internal error.');
-        }
-      };
-
-      const authTimer = setTimeout(() => void start(undefined), AUTH_WAIT_MS);
-      authTimer.unref();
-      const queryToken = request.query.token;
-      if (queryToken) {
-        void start(queryToken);
-        return;
-      }
-      socket.once('message', (data) => {
-        let token: string | undefined;
-        try {
-          const parsed: unknown = JSON.parse(String(data));
-          if (
-            parsed &&
-            typeof parsed === 'object' &&
-            typeof (parsed as { token?: unknown }).token === 'string'
-          ) {
-            token = (parsed as { token: string }).token;
-          }
-        } catch {
-          token = undefined;
-        }
-        void start(token);
+        })();
       });
     },
   );
