@@ -1,7 +1,7 @@
 /**
  * Runs the fake MT5 bridge on its own, for local development and end-to-end tests:
  *   FAKE_MT5_PORT=8228 FAKE_MT5_LOGIN=5012345 FAKE_MT5_PASSWORD=demo-pass FAKE_MT5_SERVER=FakeBroker-Demo \
- *     npx tsx apps/server/src/brokers/mt5/fake-bridge-main.ts
+ *     npx tsx apps/server/src/testing/mt5/fake-bridge-main.ts
  * then start the server with MT5_BRIDGE_URL=http://127.0.0.1:8228.
  */
 import { FakeMt5Bridge } from './fake-bridge';
