@@ -6,12 +6,13 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
 import fastifyMultipart from '@fastify/multipart';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config';
 import type { AppContext } from './context';
 import { openDatabase } from './db';
 import { newId } from './lib/ids';
 import { finishOpenApi } from './lib/openapi-finish';
+import { openApiTransform } from './lib/openapi-multipart';
 import { createSecretBox } from './lib/secrets';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
@@ -142,7 +143,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
     transformObject: (d) => finishOpenApi('openapiObject' in d ? d.openapiObject : d.swaggerObject, routes),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { deepLinking: false } });

@@ -77,6 +77,17 @@ export const candleImportFields = z.object({
 });
 export type CandleImportFields = z.infer<typeof candleImportFields>;
 
+/** The whole multipart/form-data body of an import, for the OpenAPI document. */
+export const candleImportForm = candleImportFields.extend({
+  utc_offset_minutes: candleImportFields.shape.utc_offset_minutes.meta({
+    description:
+      "The zone of the file's times in minutes from UTC (-300: EST); by default UTC for MT5 and Dukascopy, -300 for HistData.",
+  }),
+  file: z.file().meta({
+    description: `M1 bars, at most 10 MB: ${Object.values(CANDLE_CSV_FORMATS).join('; ')}.`,
+  }),
+});
+
 export const candleImportResult = z.object({
   symbol: z.string(),
   format: z.enum(['mt5', 'histdata', 'dukascopy']),

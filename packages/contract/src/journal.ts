@@ -38,6 +38,17 @@ export const journalAttachment = z.object({
 });
 export type JournalAttachment = z.infer<typeof journalAttachment>;
 
+/**
+ * The multipart/form-data body of POST /api/trade_journal/attachments/, for the OpenAPI document:
+ * the route reads the parts from the stream and the service checks them (an image by its bytes).
+ */
+export const journalAttachmentForm = z.object({
+  journal: text().min(1).max(64).meta({ description: 'The id of one of your journal entries.' }),
+  files: z.file().meta({
+    description: `One image: PNG, JPEG, WebP or GIF, at most ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB.`,
+  }),
+});
+
 export const journalEntry = z.object({
   id: z.string(),
   trade: z.string(),

@@ -56,6 +56,13 @@ export const statementImportQuery = z.object({
 });
 export type StatementImportQuery = z.infer<typeof statementImportQuery>;
 
+/** The multipart/form-data body of an import, for the OpenAPI document. */
+export const statementImportForm = z.object({
+  file: z.file().meta({
+    description: `At most ${STATEMENT_MAX_BYTES / 1024 / 1024} MB: ${Object.values(STATEMENT_FORMATS).join('; ')}. The format is recognised from the content.`,
+  }),
+});
+
 /** One trade as the statement gives it (times in UTC with the zone applied). */
 export const statementRow = z.object({
   position_id: z.string(),

@@ -49,6 +49,44 @@ describe('OpenAPI document', () => {
     expect(ops().some(({ op }) => op.responses['204'])).toBe(true);
   });
 
+  it('declares the multipart/form-data body of every upload route: the file as binary, the other fields typed', () => {
+    type Form = { type: string; properties: Record<string, Record<string, unknown>>; required?: string[] };
+    const form = (path: string) => {
+      const body = doc.paths[path]!.post!.requestBody as {
+        required: boolean;
+        content: Record<string, unknown>;
+      };
+      expect(Object.keys(body.content), path).toEqual(['multipart/form-data']);
+      expect(body.required, path).toBe(true);
+      return (body.content['multipart/form-data'] as { schema: Form }).schema;
+    };
+    const binary = { type: 'string', format: 'binary' };
+
+    const attachment = form('/api/trade_journal/attachments/');
+    expect(attachment.properties.files).toMatchObject(binary);
+    expect(attachment.properties.journal).toMatchObject({ type: 'string', maxLength: 64 });
+    expect(attachment.required).toEqual(['journal', 'files']);
+
+    const candles = form('/api/market/candles/import/');
+    expect(candles.properties.file).toMatchObject(binary);
+    expect(candles.properties.symbol).toMatchObject({ type: 'string', maxLength: 40 });
+    expect(candles.properties.utc_offset_minutes).toMatchObject({
+      type: 'integer',
+      minimum: -720,
+      maximum: 840,
+    });
+    expect(candles.required).toEqual(['symbol', 'file']);
+
+    const statement = form('/api/history/accounts/{id}/import/');
+    expect(statement.properties.file).toMatchObject(binary);
+    expect(statement.properties.file!.description).toMatch(/MT5 terminal Report/);
+    expect(statement.required).toEqual(['file']);
+
+    // A file part is described by its format alone, as OpenAPI 3.0 has it.
+    for (const f of [attachment.properties.files, candles.properties.file, statement.properties.file])
+      expect(Object.keys(f!).sort()).toEqual(['description', 'format', 'type']);
+  });
+
   it('answers 413 and 414 where it says it does', async () => {
     const big = await h.request('POST', '/api/trades/watchlists/', {
       token,

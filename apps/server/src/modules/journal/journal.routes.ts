@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ATTACHMENT_MAX_BYTES,
   errorBody,
   JOURNAL_MESSAGES,
   journalAttachment,
+  journalAttachmentForm,
   journalCreate,
   journalEntry,
   journalListQuery,
@@ -55,7 +55,8 @@ export function registerJournalRoutes(app: FastifyInstance, ctx: AppContext): vo
       logLevel: 'warn',
       schema: {
         tags,
-        description: `multipart/form-data with "journal" (id) and "files" (one image: PNG, JPEG, WebP or GIF, at most ${ATTACHMENT_MAX_BYTES / 1024 / 1024} MB).`,
+        summary: 'Attaches one image to a journal entry',
+        multipart: journalAttachmentForm,
         response: { 201: journalAttachment, 400: errorBody, 404: errorBody, 413: errorBody },
       },
     },

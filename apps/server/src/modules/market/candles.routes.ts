@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  CANDLE_CSV_FORMATS,
   CANDLES_HTTP_MAX_BARS,
+  candleImportForm,
   candleImportResult,
   candlesQuery,
   candlesResponse,
@@ -71,7 +71,8 @@ export function registerCandleRoutes(app: FastifyInstance, ctx: AppContext): voi
     {
       schema: {
         tags,
-        description: `multipart/form-data with "symbol", "file" (M1 bars, at most 10 MB: ${Object.values(CANDLE_CSV_FORMATS).join('; ')}) and optionally "utc_offset_minutes" (the zone of the file's times).`,
+        summary: 'Imports a CSV file of M1 bars into your own candle store (read back with source=csv)',
+        multipart: candleImportForm,
         response: { 201: candleImportResult, 400: errorBody, 413: errorBody },
       },
     },

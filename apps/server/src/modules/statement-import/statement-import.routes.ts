@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   errorBody,
-  STATEMENT_FORMATS,
   STATEMENT_MAX_BYTES,
   STATEMENT_MESSAGES,
   statementImport,
+  statementImportForm,
   statementImportQuery,
   uuidParam,
 } from '@tradedesk/contract';
@@ -24,9 +24,9 @@ export function registerStatementImportRoutes(app: FastifyInstance, ctx: AppCont
       schema: {
         tags: ['history'],
         summary: 'Imports a broker statement into the account history (dry_run=1: the preview only)',
-        description: `multipart/form-data with "file" (at most ${STATEMENT_MAX_BYTES / 1024 / 1024} MB): ${Object.values(STATEMENT_FORMATS).join('; ')}. The format is recognised from the content.`,
         params: uuidParam,
         querystring: statementImportQuery,
+        multipart: statementImportForm,
         response: { 200: statementImport, 400: errorBody, 401: errorBody, 404: errorBody, 413: errorBody },
       },
     },
