@@ -12,6 +12,7 @@ export * from './trade-stats';
 export * from './candles/series';
 export * from './backtest/types';
 export * from './backtest/engine';
+export * from './backtest/order-targets';
 export * from './backtest/signals';
 export * from './backtest/indicator-requests';
 export * from './backtest/stats';

@@ -74,6 +74,34 @@ describe('volume split', () => {
       'Volume 0.015 is not a multiple of the volume step 0.01.',
     );
   });
+
+  it.each([
+    ['0.20 lots at 50 % (a rest): 0.10, the other 0.10 stays open', 0.2, [0.5], 0, [0.1]],
+    ['0.07 lots at 30/30 % (a rest): 0.021 → 0.02 each, 0.03 stays open', 0.07, [0.3, 0.3], 0, [0.02, 0.02]],
+    [
+      '0.20 lots at 30/30/40 %, minimum 0.10: 0.06 merges into the second (0.12), the last takes 0.08',
+      0.2,
+      [0.3, 0.3, 0.4],
+      0.1,
+      [0, 0.12, 0.08],
+    ],
+    [
+      '0.20 lots at 30/30 % (a rest), minimum 0.10: 0.06 merges into 0.12; nothing merges past the last',
+      0.2,
+      [0.3, 0.3],
+      0.1,
+      [0, 0.12],
+    ],
+    [
+      '0.25 lots at 20/20 % (a rest), minimum 0.10: 0.05 + 0.05 = 0.10, 0.15 stays open',
+      0.25,
+      [0.2, 0.2],
+      0.1,
+      [0, 0.1],
+    ],
+  ])('%s', (_name, volume, shares, volumeMin, expected) => {
+    expect(splitVolume(volume, shares, 0.01, volumeMin)).toEqual(expected);
+  });
 });
 
 describe('target kinds', () => {
@@ -154,6 +182,17 @@ describe('validation', () => {
     ],
   ] as const)('refuses %s', (_name, targets, message) => {
     expect(targetErrors(targets as readonly TargetSpec[])).toContain(message);
+  });
+
+  it('with a rest (bot strategies), shares may sum to less than 100 %, never to more', () => {
+    const t = (share: number, rank: number): TargetSpec => ({ rank, share, tp_type: 'RR', rr: rank });
+    expect(targetErrors([t(0.5, 1), t(0.4, 2)], { rest: true })).toEqual([]);
+    expect(targetErrors([t(0.5, 1), t(0.4, 2)])).toEqual([
+      'Target shares must sum to 100%, they sum to 90%.',
+    ]);
+    expect(targetErrors([t(0.6, 1), t(0.6, 2)], { rest: true })).toEqual([
+      'Target shares must sum to at most 100%, they sum to 120%.',
+    ]);
   });
 
   it('accepts 33.3/33.3/33.4% and 1/3 each (within the tolerance)', () => {

@@ -2,8 +2,10 @@
  * Multi-target plans: a position split into partial targets, each closing its share when reached.
  * Shares are fractions (0-1] summing to 1; each target resolves to a price and a volume. Volumes are
  * floored to the volume step and the remainder goes to the last target, so the targets always close
- * exactly the whole position.
+ * exactly the whole position. A plan that keeps a rest (bot strategies' targets may sum to less than
+ * 1) leaves that rest open, without a target.
  */
+import { floorVolume } from './lot-size';
 import { floorToStep, roundToDigits, stepDecimals } from './rounding';
 import { resolveTakeProfit, TradeValidationError, type PriceContext, type TakeProfitMode } from './stops';
 
@@ -45,8 +47,11 @@ function positive(v: number | null | undefined): v is number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0;
 }
 
-/** Every problem with a target list, as user-facing messages (empty when valid). */
-export function targetErrors(targets: readonly TargetSpec[]): string[] {
+/**
+ * Every problem with a target list, as user-facing messages (empty when valid). With `rest` the
+ * shares may sum to less than 100 % (the rest of the position stays open), never to more.
+ */
+export function targetErrors(targets: readonly TargetSpec[], opts: { rest?: boolean } = {}): string[] {
   const errors: string[] = [];
   if (targets.length === 0) return ['At least one target is required.'];
   const ranks = new Set<number>();
@@ -67,15 +72,17 @@ export function targetErrors(targets: readonly TargetSpec[]): string[] {
     if (t.tp_type === 'PRICE' && !positive(t.price))
       errors.push(`Target ${t.rank}: a PRICE target needs a positive price.`);
   }
-  if (errors.length === 0 && Math.abs(sum - 1) > SHARE_TOLERANCE) {
+  if (errors.length === 0 && opts.rest && sum > 1 + SHARE_TOLERANCE) {
+    errors.push(`Target shares must sum to at most 100%, they sum to ${roundToDigits(sum * 100, 4)}%.`);
+  } else if (errors.length === 0 && !opts.rest && Math.abs(sum - 1) > SHARE_TOLERANCE) {
     errors.push(`Target shares must sum to 100%, they sum to ${roundToDigits(sum * 100, 4)}%.`);
   }
   return errors;
 }
 
 /** Throws a TradeValidationError (field "targets") listing the first problem. */
-export function assertTargets(targets: readonly TargetSpec[]): void {
-  const errors = targetErrors(targets);
+export function assertTargets(targets: readonly TargetSpec[], opts: { rest?: boolean } = {}): void {
+  const errors = targetErrors(targets, opts);
   if (errors[0]) throw new TradeValidationError('targets', errors[0]);
 }
 
@@ -107,10 +114,18 @@ export interface ResolvedTarget {
 }
 
 /**
- * Split a volume by shares: each share floored to the step, the remainder to the last one.
- * Counting in whole steps keeps the sum exact. `volume` must be a multiple of `volumeStep`.
+ * Split a volume by shares: each share floored to the step; when the shares sum to 1 the remainder
+ * goes to the last one, when they sum to less it stays open (the rest). With `volumeMin`, a part
+ * below the symbol's minimum volume (a broker refuses to close it) merges into the next part (a last
+ * part so merged stays in the rest). Counting in whole steps keeps the sum exact. `volume` must be a
+ * multiple of `volumeStep`.
  */
-export function splitVolume(volume: number, shares: readonly number[], volumeStep: number): number[] {
+export function splitVolume(
+  volume: number,
+  shares: readonly number[],
+  volumeStep: number,
+  volumeMin = 0,
+): number[] {
   const exactSteps = volume / volumeStep;
   const totalSteps = Math.round(exactSteps);
   if (Math.abs(exactSteps - totalSteps) > 1e-6 || totalSteps < 0) {
@@ -120,18 +135,34 @@ export function splitVolume(volume: number, shares: readonly number[], volumeSte
     );
   }
   const decimals = stepDecimals(volumeStep);
+  const minSteps = volumeMin / volumeStep - 1e-6;
+  const whole = Math.abs(shares.reduce((a, b) => a + b, 0) - 1) <= SHARE_TOLERANCE;
   const steps: number[] = [];
   let used = 0;
+  let carried = 0;
   shares.forEach((share, i) => {
-    if (i === shares.length - 1) {
-      steps.push(totalSteps - used);
-    } else {
-      const s = Math.max(0, Math.min(totalSteps - used, floorToStep(share * totalSteps, 1)));
-      steps.push(s);
-      used += s;
+    let s: number;
+    if (whole && i === shares.length - 1) s = totalSteps - used;
+    else s = Math.max(0, Math.min(totalSteps - used, floorToStep(share * totalSteps, 1) + carried));
+    carried = 0;
+    // The last part of a whole split is the final take profit: it closes whatever is left.
+    if (s > 0 && s < minSteps && !(whole && i === shares.length - 1)) {
+      carried = s;
+      s = 0;
     }
+    steps.push(s);
+    used += s;
   });
   return steps.map((s) => roundToDigits(s * volumeStep, decimals));
+}
+
+/**
+ * The step target volumes are split on: the 2-decimal lot grid the volume was sized on when it fits,
+ * so target volumes keep 2 decimals too; a forced odd minimum volume falls back to the symbol's step.
+ */
+export function targetVolumeStep(volume: number, symbolStep: number): number {
+  const lotGrid = Math.max(symbolStep, 0.01);
+  return floorVolume(volume, lotGrid) === volume ? lotGrid : symbolStep;
 }
 
 /**
@@ -140,6 +171,8 @@ export function splitVolume(volume: number, shares: readonly number[], volumeSte
  * @param slDistance the resolved stop-loss distance in price units (one R)
  * @param atr the ATR in price units; required only by ATR targets
  * @param volume the position's lots (a multiple of volumeStep)
+ * @param volumeMin the symbol's minimum volume: smaller parts merge into the next (splitVolume)
+ * @param rest the shares may sum to less than 1, the rest of the volume staying open
  * @throws TradeValidationError for an invalid plan, a missing ATR, or a PRICE target on the wrong side
  */
 export function resolveTargets(args: {
@@ -149,14 +182,17 @@ export function resolveTargets(args: {
   atr?: number | null;
   volume: number;
   volumeStep: number;
+  volumeMin?: number;
+  rest?: boolean;
 }): ResolvedTarget[] {
   const { ctx, slDistance } = args;
-  assertTargets(args.targets);
+  assertTargets(args.targets, { rest: args.rest === true });
   const ordered = [...args.targets].sort((a, b) => a.rank - b.rank);
   const volumes = splitVolume(
     args.volume,
     ordered.map((t) => t.share),
     args.volumeStep,
+    args.volumeMin ?? 0,
   );
   return ordered.map((t, i) => {
     let mode: TakeProfitMode;

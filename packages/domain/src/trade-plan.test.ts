@@ -43,6 +43,23 @@ describe('planTrade: worked cases', () => {
     expect([p.projectedLoss, p.projectedProfit, p.rrRatio]).toEqual([100, 225, 2.25]);
   });
 
+  it("a plan with a rest (a bot strategy's targets at 50 % only): 0.25 at 1.10300 (+75.00), the other 0.25 has no target; RR (0.25 × 0.0030) ÷ (0.50 × 0.0020) = 0.75", () => {
+    const p = planTrade({
+      ...base,
+      profit: { mode: 'multi', targets: [{ rank: 1, share: 0.5, tp_type: 'RR', rr: 1.5 }], rest: true },
+    });
+    expect(p.volume).toBe(0.5);
+    expect(p.targets?.map((t) => [t.price, t.volume])).toEqual([[1.103, 0.25]]);
+    expect([p.projectedLoss, p.projectedProfit, p.rrRatio]).toEqual([100, 75, 0.75]);
+    // Without the rest allowed, 50 % is refused as for a person's request.
+    expect(() =>
+      planTrade({
+        ...base,
+        profit: { mode: 'multi', targets: [{ rank: 1, share: 0.5, tp_type: 'RR', rr: 1.5 }] },
+      }),
+    ).toThrow('Target shares must sum to 100%, they sum to 50%.');
+  });
+
   it('fallback plan on 0.33 lots (SL 30 pips): 0.09 at 1.10375 (+33.75), 0.09 at 1.10750 (+67.50), 0.15 at 1.11200 (+180.00) = 281.25, RR 0.0028125 ÷ 0.00099 = 2.84', () => {
     const p = planTrade({
       ...base,

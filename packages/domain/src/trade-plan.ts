@@ -3,7 +3,7 @@
  * execute route need: stop, size, target(s), projected loss and profit in money and in R.
  * It composes the smaller modules; money across targets is summed in integer minor units.
  */
-import { calculateLotSize, floorVolume, type LotSizeResult, type VolumeLimits } from './lot-size';
+import { calculateLotSize, type LotSizeResult, type VolumeLimits } from './lot-size';
 import { currencyDecimals, formatMoney, fromMinor, sumMinor, toMinor } from './money';
 import { roundToDigits } from './rounding';
 import {
@@ -16,7 +16,7 @@ import {
   type StopLossMode,
   type TakeProfitMode,
 } from './stops';
-import { resolveTargets, type ResolvedTarget, type TargetSpec } from './targets';
+import { resolveTargets, targetVolumeStep, type ResolvedTarget, type TargetSpec } from './targets';
 
 /** The symbol fields the plan needs (a subset of the broker layer's SymbolInfo). */
 export interface PlanSymbol extends VolumeLimits {
@@ -27,7 +27,8 @@ export interface PlanSymbol extends VolumeLimits {
 
 export type ProfitPlan =
   | { mode: 'single'; takeProfit: TakeProfitMode }
-  | { mode: 'multi'; targets: readonly TargetSpec[] }
+  /** `rest`: the shares may sum to less than 1; the rest of the volume has no target. */
+  | { mode: 'multi'; targets: readonly TargetSpec[]; rest?: boolean }
   /** No take profit at all (the trade is managed by hand). */
   | { mode: 'none' };
 
@@ -126,17 +127,15 @@ export function planTrade(input: TradePlanInput): TradePlan {
     profitMinor = toMinor(pnlAt(takeProfit.price, volume), decimals);
     rrRatio = takeProfit.rr;
   } else {
-    // Split on the 2-decimal lot grid the volume was sized on when it fits, so target volumes
-    // keep 2 decimals too; a forced odd minimum volume falls back to the symbol's own step.
-    const lotGrid = Math.max(symbol.volume_step, 0.01);
-    const onLotGrid = floorVolume(volume, lotGrid) === volume;
     targets = resolveTargets({
       targets: input.profit.targets,
       ctx,
       slDistance: stopLoss.distance,
       atr: input.atr ?? null,
       volume,
-      volumeStep: onLotGrid ? lotGrid : symbol.volume_step,
+      volumeStep: targetVolumeStep(volume, symbol.volume_step),
+      volumeMin: symbol.volume_min,
+      rest: input.profit.rest === true,
     });
     profitMinor = sumMinor(targets.map((t) => toMinor(pnlAt(t.price, t.volume), decimals)));
     const weighted = targets.reduce((acc, t) => acc + t.volume * t.distance, 0);

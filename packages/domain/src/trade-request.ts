@@ -22,6 +22,8 @@ export interface TradeRequestFields {
   rr_ratio?: number | null;
   partial_profit?: boolean | null;
   targets?: readonly TargetSpec[] | null;
+  /** With targets: their shares may sum to less than 1, the rest staying open without a target. */
+  keep_rest_open?: boolean | null;
   allow_min_volume?: boolean | null;
 }
 
@@ -44,7 +46,12 @@ export interface PlanFacts {
 /** The take profit a request asks for: a price, else a distance, else an RR multiple, else none. */
 export function profitPlanOf(req: TradeRequestFields): ProfitPlan {
   const multi = req.partial_profit === true || (req.targets?.length ?? 0) > 0;
-  if (multi) return { mode: 'multi', targets: req.targets?.length ? req.targets : DEFAULT_TARGETS };
+  if (multi)
+    return {
+      mode: 'multi',
+      targets: req.targets?.length ? req.targets : DEFAULT_TARGETS,
+      rest: req.keep_rest_open === true,
+    };
   let tp: TakeProfitMode | null = null;
   if (typeof req.take_profit === 'number') tp = { mode: 'price', price: req.take_profit };
   else if (typeof req.take_profit_distance === 'number')

@@ -9,11 +9,22 @@
  * - SL and TP: when both lie inside one bar the SL is assumed first (worst case); a gap through the
  *   level fills at the open; every SL fill is `slippageR` R worse. An exit inside the entry bar is
  *   taken (worst case again) and flagged `entryBarExit`.
+ * - Targets (order-targets.ts): each closes its part at its level by the same rules as a take profit,
+ *   nearest first; the trade stays one trade whose parts add up.
  * - Volume by risk through `calculateLotSize` (the Place a Trade modal's function); margin checked
  *   against equity at `leverage`; commission per lot per side; swap is not modelled.
  */
 import { calculateLotSize } from '../lot-size';
 import { roundMoney, currencyDecimals } from '../money';
+import { roundToDigits } from '../rounding';
+import { closedTrade, setReach, type OpenPosition } from './open-position';
+import {
+  decodeOrderTargets,
+  StrategyOrderError,
+  targetLegs,
+  targetPrices,
+  type OrderTarget,
+} from './order-targets';
 import {
   ORDER_FIELDS,
   ORDER_KIND,
@@ -23,21 +34,9 @@ import {
   type BacktestSettings,
   type BacktestSymbol,
   type BacktestTrade,
+  type BacktestTradePart,
   type ExitReason,
 } from './types';
-
-interface Open {
-  dir: 1 | -1;
-  entryIndex: number;
-  entryPrice: number;
-  volume: number;
-  sl: number;
-  tp: number;
-  initialSl: number;
-  riskMoney: number;
-  commission: number;
-  entryBarExit: boolean;
-}
 
 interface Pending {
   dir: 1 | -1;
@@ -48,17 +47,19 @@ interface Pending {
   tpR: number;
   slDistance: number;
   risk: number;
+  targets: OrderTarget[] | null;
 }
-
-export class StrategyOrderError extends Error {}
 
 export interface BacktestEngine {
   /** Processes bar i: pending fills, SL/TP, equity at the close. Call once per bar, in order. */
   bar(i: number): void;
-  /** Orders decided at bar i's close (packed, ORDER_FIELDS numbers each). */
-  submit(i: number, packed: ArrayLike<number>): void;
+  /**
+   * Orders decided at bar i's close (packed, ORDER_FIELDS numbers each), with their targets' side
+   * list when any order has targets (TARGET_FIELDS).
+   */
+  submit(i: number, packed: ArrayLike<number>, targets?: ArrayLike<number> | null): void;
   /** The newest open position, for the strategy's view. */
-  position(): Readonly<Open> | null;
+  position(): Readonly<OpenPosition> | null;
   balance(): number;
   /** True when the open positions changed in the last `bar()` call. */
   changed(): boolean;
@@ -84,7 +85,7 @@ export function createBacktestEngine(
   const exposed = new Uint8Array(n);
   const trades: BacktestTrade[] = [];
   const warnings = { entryBarExits: 0, marginRejected: 0, volumeRejected: 0 };
-  let open: Open[] = [];
+  let open: OpenPosition[] = [];
   let pending: Pending[] = [];
   let balance = settings.initialBalance;
   let changed = false;
@@ -100,30 +101,36 @@ export function createBacktestEngine(
   };
   const money = (x: number) => roundMoney(x, decimals);
 
-  function close(p: Open, i: number, price: number, reason: ExitReason) {
-    const exitCommission = money(settings.commissionPerLot * p.volume);
-    const gross = money((price - p.entryPrice) * p.dir * p.volume * valuePerPrice);
-    const commission = money(p.commission + exitCommission);
+  /**
+   * Closes `lots` of p (all that is left by default) at `price`: the balance takes the part's P/L
+   * less its exit commission. The entry commission is shared out per lot, the last part taking what
+   * is left, so the parts add up to the trade; the trade is recorded once nothing is left (true).
+   */
+  function close(p: OpenPosition, i: number, price: number, reason: ExitReason, lots = p.volume): boolean {
+    const last = lots >= p.volume - 1e-9;
+    const volume = last ? p.volume : lots;
+    const exitCommission = money(settings.commissionPerLot * volume);
+    const entryShare = last ? p.entryCommission : money(settings.commissionPerLot * volume);
+    const gross = money((price - p.entryPrice) * p.dir * volume * valuePerPrice);
+    const commission = money(entryShare + exitCommission);
     const pnl = money(gross - commission);
     balance = money(balance + gross - exitCommission);
-    trades.push({
-      side: p.dir === 1 ? 'buy' : 'sell',
-      entryIndex: p.entryIndex,
-      entryTime: bars.time[p.entryIndex]!,
-      entryPrice: p.entryPrice,
+    p.entryCommission = money(p.entryCommission - entryShare);
+    p.volume = last ? 0 : roundToDigits(p.volume - volume, 8);
+    changed = true;
+    const part: BacktestTradePart = {
       exitIndex: i,
       exitTime: bars.time[i]!,
       exitPrice: price,
-      volume: p.volume,
-      sl: p.initialSl,
-      tp: p.tp,
+      volume,
       pnl,
       commission,
       r: p.riskMoney > 0 ? pnl / p.riskMoney : 0,
       exitReason: reason,
-      entryBarExit: p.entryBarExit,
-    });
-    changed = true;
+    };
+    if (!last) p.parts.push(part);
+    else trades.push(closedTrade(p, bars.time, part, money));
+    return last;
   }
 
   function markToMarket(i: number): number {
@@ -152,6 +159,10 @@ export function createBacktestEngine(
     if (!(distance > 0))
       throw new StrategyOrderError(`The stop loss ${sl} is on the wrong side of the fill price ${fill}.`);
     const tp = Number.isNaN(o.tp) ? (Number.isNaN(o.tpR) ? NaN : fill + o.dir * o.tpR * distance) : o.tp;
+    const prices = o.targets ? targetPrices(o.targets, o.dir, fill, distance) : null;
+    if (prices && !Number.isNaN(tp))
+      throw new StrategyOrderError('buy() and sell() take targets or tp / tp_r, not both.');
+    if (prices && !prices.ok) throw new StrategyOrderError(`The targets cannot be used: ${prices.reason}.`);
     const eq = markToMarket(i === 0 ? 0 : i - 1);
     const lot = calculateLotSize({
       equity: eq,
@@ -176,18 +187,25 @@ export function createBacktestEngine(
     }
     const commission = money(settings.commissionPerLot * lot.volume);
     balance = money(balance - commission);
-    open.push({
+    const legs = prices?.ok ? targetLegs(o.targets!, prices.prices, lot.volume, symbol) : null;
+    const p: OpenPosition = {
       dir: o.dir,
       entryIndex: i,
       entryPrice: fill,
       volume: lot.volume,
+      initialVolume: lot.volume,
       sl,
-      tp,
+      tp: legs ? legs.tp : tp,
+      targets: legs ? legs.partials : [],
+      reach: NaN,
       initialSl: sl,
       riskMoney: distance * lot.volume * valuePerPrice,
-      commission,
+      entryCommission: commission,
       entryBarExit: false,
-    });
+      parts: [],
+    };
+    setReach(p);
+    open.push(p);
     changed = true;
   }
 
@@ -215,31 +233,33 @@ export function createBacktestEngine(
     pending = keep;
   }
 
-  function touches(p: Open, i: number): boolean {
+  function touches(p: OpenPosition, i: number): boolean {
     const off = p.dir === 1 ? 0 : spreadAt(i);
     if (!Number.isNaN(p.sl) && (p.dir === 1 ? bars.low[i]! + off <= p.sl : bars.high[i]! + off >= p.sl))
       return true;
-    return !Number.isNaN(p.tp) && (p.dir === 1 ? bars.high[i]! + off >= p.tp : bars.low[i]! + off <= p.tp);
+    return (
+      !Number.isNaN(p.reach) && (p.dir === 1 ? bars.high[i]! + off >= p.reach : bars.low[i]! + off <= p.reach)
+    );
   }
 
   function exits(i: number) {
     // Most bars touch no level: leave the list as it is (no allocation per bar).
     if (!anyTouched(i)) return;
     const spread = spreadAt(i);
-    const still: Open[] = [];
+    const still: OpenPosition[] = [];
     for (const p of open) {
       // The side the position exits on: a long sells at the bid, a short buys at the ask.
       const off = p.dir === 1 ? 0 : spread;
       const lo = bars.low[i]! + off;
       const hi = bars.high[i]! + off;
       const op = bars.open[i]! + off;
+      const reached = (level: number) => !Number.isNaN(level) && (p.dir === 1 ? hi >= level : lo <= level);
       const slHit = !Number.isNaN(p.sl) && (p.dir === 1 ? lo <= p.sl : hi >= p.sl);
-      const tpHit = !Number.isNaN(p.tp) && (p.dir === 1 ? hi >= p.tp : lo <= p.tp);
-      if (!slHit && !tpHit) {
+      if (!slHit && !reached(p.reach)) {
         still.push(p);
         continue;
       }
-      if (p.entryIndex === i) {
+      if (p.entryIndex === i && !p.entryBarExit) {
         p.entryBarExit = true;
         warnings.entryBarExits++;
       }
@@ -247,9 +267,21 @@ export function createBacktestEngine(
         const level = p.entryIndex === i ? p.sl : p.dir === 1 ? Math.min(p.sl, op) : Math.max(p.sl, op);
         const r = Math.abs(p.entryPrice - p.initialSl);
         close(p, i, level - p.dir * settings.slippageR * r, 'sl');
-      } else {
-        close(p, i, p.entryIndex === i ? p.tp : p.dir === 1 ? Math.max(p.tp, op) : Math.min(p.tp, op), 'tp');
+        continue;
       }
+      // Profit-side levels nearest first: each target closes its part, the take profit what is left.
+      const fillAt = (level: number) =>
+        p.entryIndex === i ? level : p.dir === 1 ? Math.max(level, op) : Math.min(level, op);
+      let closed = false;
+      while (!closed && reached(p.reach)) {
+        const next = p.targets[0];
+        if (next && next.price === p.reach) {
+          p.targets.shift();
+          closed = close(p, i, fillAt(next.price), 'tp', next.volume);
+        } else closed = close(p, i, fillAt(p.tp), 'tp');
+        setReach(p);
+      }
+      if (!closed) still.push(p);
     }
     open = still;
   }
@@ -268,7 +300,10 @@ export function createBacktestEngine(
       equity[i] = open.length ? markToMarket(i) : balance;
       exposed[i] = open.length ? 1 : 0;
     },
-    submit(i, packed) {
+    submit(i, packed, targets) {
+      const lists = targets?.length
+        ? decodeOrderTargets(targets, Math.floor(packed.length / ORDER_FIELDS))
+        : null;
       for (let k = 0; k + ORDER_FIELDS <= packed.length; k += ORDER_FIELDS) {
         const side = packed[k]!;
         if (side === ORDER_SIDE.close) {
@@ -279,6 +314,7 @@ export function createBacktestEngine(
           for (const p of open) {
             if (side === ORDER_SIDE.setStop) p.sl = packed[k + 3]!;
             else p.tp = packed[k + 4]!;
+            setReach(p);
           }
         } else {
           pending.push({
@@ -290,6 +326,7 @@ export function createBacktestEngine(
             tpR: packed[k + 5]!,
             slDistance: packed[k + 6]!,
             risk: packed[k + 7]!,
+            targets: lists?.[k / ORDER_FIELDS] ?? null,
           });
         }
       }

@@ -1,12 +1,13 @@
 /**
  * The vectorised strategy style: per-bar arrays from `signals(data, params)` drive the engine.
  * At bar i (decided on its close, acted on from bar i+1): an exit closes the positions of that side,
- * then an entry opens one with that bar's sl / tp / tp_r.
+ * then an entry opens one with that bar's sl / tp / tp_r, or its targets.
  */
 import { createBacktestEngine } from './engine';
 import {
   ORDER_FIELDS,
   ORDER_SIDE,
+  TARGET_FIELDS,
   type BacktestBars,
   type BacktestResult,
   type BacktestSettings,
@@ -24,6 +25,32 @@ export interface SignalArrays {
   sl?: Float64Array | null;
   tp?: Float64Array | null;
   tp_r?: Float64Array | null;
+  targets?: SignalTargets | null;
+}
+
+/**
+ * Targets of the entries: `packed` holds one target list per entry of `index` (bar indices), each as
+ * the orders' side list writes it (its count, then TARGET_FIELDS numbers a target); `index` null: one
+ * list for every entry.
+ */
+export interface SignalTargets {
+  index: Float64Array | null;
+  packed: Float64Array;
+}
+
+/** Bar index → that bar's target list (a view into `packed`), read once; entries only look it up. */
+function targetsByBar(t: SignalTargets | null | undefined): ((i: number) => Float64Array | null) | null {
+  if (!t) return null;
+  const { index, packed } = t;
+  if (!index) return () => packed;
+  const lists = new Map<number, Float64Array>();
+  let at = 0;
+  for (let j = 0; j < index.length && at < packed.length; j++) {
+    const end = at + 1 + Math.max(0, packed[at]!) * TARGET_FIELDS;
+    lists.set(index[j]!, packed.subarray(at, end));
+    at = end;
+  }
+  return (i) => lists.get(i) ?? null;
 }
 
 export function backtestSignals(
@@ -43,6 +70,7 @@ export function backtestSignals(
     s.short_entries ?? none,
     s.short_exits ?? none,
   ];
+  const targetsAt = targetsByBar(s.targets);
   const put = (side: number, i: number) => {
     order.fill(NaN);
     order[0] = side;
@@ -52,7 +80,7 @@ export function backtestSignals(
       order[4] = s.tp?.[i] ?? NaN;
       order[5] = s.tp_r?.[i] ?? NaN;
     }
-    engine.submit(i, order);
+    engine.submit(i, order, side === ORDER_SIDE.close ? null : targetsAt?.(i));
   };
   for (let i = 0; i < n; i++) {
     engine.bar(i);

@@ -53,8 +53,37 @@ export const ORDER_SIDE = { close: 0, buy: 1, sell: -1, setStop: 2, setTarget: 3
 /** Field 1: how an entry fills. Fields 2..7: price, sl, tp, tp_r, sl_distance, risk %. */
 export const ORDER_KIND = { market: 0, limit: 1, stop: 2 } as const;
 
+/**
+ * Targets of the orders (ctx.buy(targets=...), signals()'s "targets"), a side list beside the packed
+ * orders: for each order its number of targets c (0 for none), then c × TARGET_FIELDS numbers:
+ * kind (TARGET_KIND), value (an R multiple or a price) and share of the initial volume.
+ */
+export const TARGET_FIELDS = 3;
+export const TARGET_KIND = { r: 0, price: 1 } as const;
+/** At most this many targets an order (the trades service's limit for a multi-TP request). */
+export const MAX_ORDER_TARGETS = 10;
+
 export type ExitReason = 'sl' | 'tp' | 'signal' | 'end';
 
+/** One closing fill of a trade that closed in parts (targets, then the rest). */
+export interface BacktestTradePart {
+  exitIndex: number;
+  exitTime: number;
+  exitPrice: number;
+  volume: number;
+  /** Net P/L of this part (its exit commission and its share of the entry commission). */
+  pnl: number;
+  commission: number;
+  /** pnl over the whole trade's initial risk: the parts' R add up to the trade's. */
+  r: number;
+  exitReason: ExitReason;
+}
+
+/**
+ * One entry and everything that closed it. A trade closed in parts (targets) is still one trade:
+ * volume is the initial volume, pnl / commission / r the totals, exit* the last part's, and `parts`
+ * lists each closing fill; single-exit trades have no `parts`.
+ */
 export interface BacktestTrade {
   side: 'buy' | 'sell';
   entryIndex: number;
@@ -75,6 +104,7 @@ export interface BacktestTrade {
   exitReason: ExitReason;
   /** SL or TP lay inside the entry bar: the fill order within that bar is unknown. */
   entryBarExit: boolean;
+  parts?: BacktestTradePart[];
 }
 
 export interface BacktestWarnings {
