@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { nodeSqliteDialect } from './sqlite-driver';
 import type { Database } from './schema';
 import { migrateToLatest } from './migrate';
+import { SchemaScopedPostgresDialect } from './pg-dialect';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -24,7 +25,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const db =
     dialect === 'postgres'
       ? new Kysely<Database>({
-          dialect: new PostgresDialect({
+          dialect: new SchemaScopedPostgresDialect({
             pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }),
           }),
         })
