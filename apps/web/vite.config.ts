@@ -32,6 +32,14 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query)|@mantine[\\/](core[\\/]esm[\\/]core|hooks)|clsx)[\\/]/,
               priority: 20,
             },
+            {
+              // The small Mantine components of the signed-in layout and most pages, in one file: one
+              // request and better compression than 15 chunks of < 2 KB (dashboard 249.3 → 244.4 KB gzip,
+              // login 199.8 → 204.3 KB).
+              name: 'ui',
+              test: /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Text|Title|ActionIcon|Badge|Collapse|Accordion|Input|InputBase|TextInput|Checkbox|Table|Card|SimpleGrid|Skeleton|Anchor|CheckIcon|InlineInput)[\\/]/,
+              priority: 10,
+            },
           ],
         },
       },

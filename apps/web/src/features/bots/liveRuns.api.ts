@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
-  botPosition,
   LIVE_RUN_MESSAGES,
   liveRun,
   liveRunDetail,
@@ -64,22 +63,6 @@ export const stopLiveRun = (id: string, closePositions: boolean): Promise<LiveRu
   api.post(`/bots/live-runs/${id}/stop/`, { close_positions: closePositions }, { schema: liveRunDetail });
 
 /** Open trades of an account placed by bots: trade id → bot name (the dashboard's Bot badge). */
-export function useBotPositions(accountId: string | null) {
-  return useQuery({
-    queryKey: ['bots', 'positions', accountId],
-    enabled: Boolean(accountId),
-    queryFn: async () =>
-      new Map(
-        (
-          await api.get(`/bots/live-runs/positions/?account_id=${encodeURIComponent(accountId ?? '')}`, {
-            schema: z.array(botPosition),
-          })
-        ).map((p) => [p.trade_id, p.bot_name]),
-      ),
-    refetchInterval: 10_000,
-  });
-}
-
 const MAX_LINES = 500;
 
 /**

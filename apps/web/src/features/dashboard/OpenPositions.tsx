@@ -17,7 +17,7 @@ import {
   type OpenPosition,
 } from '../trade/trades.api';
 import type { PositionAction } from './PositionActions';
-import { useBotPositions } from '../bots/liveRuns.api';
+import { useBotPositions } from '../bots/botPositions.api';
 import { PositionCards } from './PositionCards';
 import { PositionsTable } from './PositionsTable';
 
