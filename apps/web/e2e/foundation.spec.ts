@@ -15,15 +15,19 @@ test('login with the form, wrong password first', async ({ page, user }) => {
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
 });
 
-test('every route of the table renders its screen inside the side navigation', async ({ page, user }) => {
-  await signIn(page, user);
-  for (const [path, title] of ROUTES) {
+// One test per route, so that a failure names its route and a slow page cannot starve the others.
+for (const [path, title] of ROUTES) {
+  test(`${path} renders its screen inside the side navigation`, async ({ page, user }) => {
+    await signIn(page, user);
     await page.goto(path);
     await expect(page, path).toHaveURL(new RegExp(`${path.replace(/[/-]/g, '\\$&')}$`));
     await expect(page.getByRole('heading', { level: 1, name: title }).first(), path).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  }
-  // The side navigation's links lead where the spec says.
+  });
+}
+
+test("the side navigation's links lead where the spec says", async ({ page, user }) => {
+  await signIn(page, user);
   await page.goto('/dashboard');
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const [label, path] of [
