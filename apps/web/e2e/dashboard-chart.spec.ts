@@ -52,6 +52,8 @@ async function positions(request: APIRequestContext, user: TestUser, accountId: 
 
 /** Drags a chart handle by `dy` pixels with the mouse, in small steps as a hand would. */
 async function drag(page: Page, handle: Locator, dy: number): Promise<void> {
+  // As a trader would: only once the last confirmation has faded out (its overlay would take the press).
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   // Mid-screen: at 390 px the floating theme button covers the bottom right corner.
   await handle.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   const box = (await handle.boundingBox())!;
