@@ -24,21 +24,28 @@ async function seriousViolations(page: Page): Promise<string[]> {
     );
 }
 
-for (const scheme of ['light', 'dark'] as const) {
-  test.describe(`accessibility, ${scheme} mode`, () => {
-    for (const [path, title] of PAGES) {
-      test(`${path}: one h1, a main landmark, no serious axe-core violation`, async ({ page, user }) => {
-        if (path !== '/' && path !== '/login') await signIn(page, user);
-        await page.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_KEY, scheme]);
-        await page.goto(path);
-        await expect(page.getByRole('heading', { level: 1, name: title }).first()).toBeVisible();
+/** The scheme the theme toggle switches to from `scheme`. */
+const OTHER = { light: 'dark', dark: 'light' } as const;
+
+// Each page in both schemes: loaded in light, then switched to dark with the theme toggle, as a trader
+// would (one sign-in and one page load per page instead of two).
+test.describe('accessibility in light and dark mode', () => {
+  for (const [path, title] of PAGES) {
+    test(`${path}: one h1, a main landmark, no serious axe-core violation`, async ({ page, user }) => {
+      if (path !== '/' && path !== '/login') await signIn(page, user);
+      await page.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [THEME_KEY, 'light']);
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: title }).first()).toBeVisible();
+      for (const scheme of ['light', 'dark'] as const) {
+        if (scheme === 'dark') await page.getByRole('button', { name: `Switch to ${scheme} mode` }).click();
         await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
         await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
         await expect(page.getByRole('main')).toHaveCount(1);
         // Let loaders settle so the page is checked as the trader sees it.
         await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
-        expect(await seriousViolations(page)).toEqual([]);
-      });
-    }
-  });
-}
+        expect(await seriousViolations(page), `${scheme} mode`).toEqual([]);
+        await expect(page.getByRole('button', { name: `Switch to ${OTHER[scheme]} mode` })).toBeVisible();
+      }
+    });
+  }
+});
