@@ -14,7 +14,7 @@ import {
 } from '../../brokers/mt5/protocol';
 import { accountOf, candles, tickOf, withProfit } from './fake-bridge-market';
 import { BridgeFailure, mustSymbol, type AccountState, type BridgeState } from './fake-bridge-state';
-import { bearer } from './fake-bridge-stream';
+import { bearer, setDown } from './fake-bridge-stream';
 import { cancelOrder, closePosition, modifyPosition, placeOrder } from './fake-bridge-trading';
 
 export async function onRequest(st: BridgeState, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -38,7 +38,13 @@ export async function onRequest(st: BridgeState, req: IncomingMessage, res: Serv
       st.sessions.delete(bearer(req.headers.authorization) ?? '');
       return reply(res, 200, { ok: true });
     }
-    return reply(res, 200, answer(st, acc, method, url, body));
+    const result = answer(st, acc, method, url, body);
+    if (st.downAfter === route) {
+      // Done at the terminal, but the answer never leaves: the caller only sees its connection cut.
+      st.downAfter = null;
+      return setDown(st, true, true);
+    }
+    return reply(res, 200, result);
   } catch (e) {
     if (e instanceof BridgeFailure) {
       return reply(res, e.status, {

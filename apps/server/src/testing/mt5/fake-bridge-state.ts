@@ -86,6 +86,8 @@ export interface BridgeState {
   /** Connections cut at once while the bridge was down (each is one client attempt). */
   refusedConnections: number;
   down: boolean;
+  /** A route (`POST /orders`) whose next successful request goes through, then the bridge goes down unanswered. */
+  downAfter: string | null;
   frozen: boolean;
   muted: boolean;
   hanging: boolean;
@@ -185,6 +187,7 @@ export function createBridgeState(opts: FakeBridgeOptions): BridgeState {
     loginAttempts: 0,
     refusedConnections: 0,
     down: false,
+    downAfter: null,
     frozen: false,
     muted: false,
     hanging: false,

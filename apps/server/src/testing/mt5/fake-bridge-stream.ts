@@ -91,6 +91,18 @@ export function broadcastAccount(st: BridgeState, acc: AccountState): void {
   broadcast(st, acc, { type: 'account', account: accountOf(st, acc) });
 }
 
+/**
+ * Down: every open connection is cut and new ones are refused, as when the bridge process or its
+ * machine is gone; with `loseSessions` it comes back as a fresh process that forgot all sessions.
+ */
+export function setDown(st: BridgeState, down: boolean, loseSessions: boolean): void {
+  st.down = down;
+  if (down) {
+    dropConnections(st);
+    if (loseSessions) st.sessions.clear();
+  }
+}
+
 /** Cuts every stream and every HTTP connection at once, as a bridge process that dies. */
 export function dropConnections(st: BridgeState): void {
   for (const c of st.clients) {

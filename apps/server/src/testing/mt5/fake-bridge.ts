@@ -19,7 +19,7 @@ import {
   type BridgeState,
   type FakeBridgeOptions,
 } from './fake-bridge-state';
-import { dropConnections, onUpgrade } from './fake-bridge-stream';
+import { dropConnections, onUpgrade, setDown } from './fake-bridge-stream';
 import { afterPriceChange, closeAt } from './fake-bridge-trading';
 
 export type { FakeAccountSpec, FakeBridgeOptions } from './fake-bridge-state';
@@ -84,11 +84,17 @@ export class FakeMt5Bridge {
    * With `loseSessions` (default) the bridge comes back as a fresh process that forgot all sessions.
    */
   setDown(down: boolean, opts: { loseSessions?: boolean } = {}): void {
-    this.st.down = down;
-    if (down) {
-      dropConnections(this.st);
-      if (opts.loseSessions !== false) this.st.sessions.clear();
-    }
+    if (!down) this.st.downAfter = null;
+    setDown(this.st, down, opts.loseSessions !== false);
+  }
+
+  /**
+   * The next request on `route` (e.g. `POST /orders`) that succeeds is carried out at the terminal,
+   * then the bridge goes down (as `setDown(true)`) before answering: an order filled whose answer was
+   * lost. `setDown(false)` brings it back.
+   */
+  downAfter(route: string): void {
+    this.st.downAfter = route;
   }
 
   /** Forgets every session (as after a bridge restart) without cutting connections. */
