@@ -6,6 +6,7 @@
  */
 import type { CandleSeries } from '../candles/series';
 import { DEFAULT_ATR_PERIOD } from '../atr';
+import { chunkEnd } from './chunks';
 import { assertPeriod } from './validate';
 
 /** True range of one bar given the previous close. */
@@ -15,13 +16,26 @@ export function trueRange(high: number, low: number, prevClose: number): number 
 
 export function atr(series: CandleSeries, period = DEFAULT_ATR_PERIOD): Float64Array {
   assertPeriod('ATR period', period);
-  const { high, low, close } = series;
-  const n = close.length;
+  const n = series.close.length;
   const out = new Float64Array(n).fill(NaN, 0, period - 1);
+  const value = new Float64Array(1); // the running sum, then the average (see ./chunks)
+  for (let i = 0; i < n; i = chunkEnd(i, n)) atrChunk(series, period, out, value, i, chunkEnd(i, n));
+  return out;
+}
+
+/** Bars [from, to) of `atr`. */
+function atrChunk(
+  { high, low, close }: CandleSeries,
+  period: number,
+  out: Float64Array,
+  state: Float64Array,
+  from: number,
+  to: number,
+): void {
   const inverse = 1 / period;
   const keep = period - 1;
-  let value = 0;
-  for (let i = 0; i < n; i++) {
+  let value = state[0]!;
+  for (let i = from; i < to; i++) {
     const tr = i === 0 ? high[0]! - low[0]! : trueRange(high[i]!, low[i]!, close[i - 1]!);
     if (i < period) {
       value += tr;
@@ -32,5 +46,5 @@ export function atr(series: CandleSeries, period = DEFAULT_ATR_PERIOD): Float64A
     }
     out[i] = value;
   }
-  return out;
+  state[0] = value;
 }

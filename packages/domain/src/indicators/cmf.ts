@@ -6,6 +6,7 @@
  * the running sums are recomputed from the window every 1,024 bars.
  */
 import type { CandleSeries } from '../candles/series';
+import { chunkEnd } from './chunks';
 import { assertPeriod } from './validate';
 
 export const DEFAULT_CMF_PERIOD = 20;
@@ -17,14 +18,28 @@ function moneyFlowVolume(high: number, low: number, close: number, volume: numbe
 
 export function cmf(series: CandleSeries, period = DEFAULT_CMF_PERIOD): Float64Array {
   assertPeriod('CMF length', period);
-  const { high, low, close, volume } = series;
-  const n = close.length;
+  const n = series.close.length;
   const out = new Float64Array(n);
   const ring = new Float64Array(period);
-  let slot = 0;
-  let flowSum = 0;
-  let volumeSum = 0;
-  for (let i = 0; i < n; i++) {
+  const state = new Float64Array(3); // flow sum, volume sum, ring slot (see ./chunks)
+  for (let i = 0; i < n; i = chunkEnd(i, n)) cmfChunk(series, period, out, ring, state, i, chunkEnd(i, n));
+  return out;
+}
+
+/** Bars [from, to) of `cmf`; the window's flows are in `ring`. */
+function cmfChunk(
+  { high, low, close, volume }: CandleSeries,
+  period: number,
+  out: Float64Array,
+  ring: Float64Array,
+  state: Float64Array,
+  from: number,
+  to: number,
+): void {
+  let flowSum = state[0]!;
+  let volumeSum = state[1]!;
+  let slot = state[2]! | 0;
+  for (let i = from; i < to; i++) {
     const flow = moneyFlowVolume(high[i]!, low[i]!, close[i]!, volume[i]!);
     flowSum += flow - ring[slot]!; // the ring holds 0 until the window is full
     ring[slot] = flow;
@@ -43,5 +58,7 @@ export function cmf(series: CandleSeries, period = DEFAULT_CMF_PERIOD): Float64A
     }
     out[i] = volumeSum === 0 ? NaN : flowSum / volumeSum;
   }
-  return out;
+  state[0] = flowSum;
+  state[1] = volumeSum;
+  state[2] = slot;
 }

@@ -10,6 +10,7 @@
  */
 import type { CandleSeries } from '../candles/series';
 import { trueRange } from './atr';
+import { chunkEnd } from './chunks';
 import { assertPeriod } from './validate';
 
 export interface DmiOptions {
@@ -29,35 +30,53 @@ export function dmi(
   const plusDi = new Float64Array(n).fill(NaN, 0, diPeriod);
   const minusDi = new Float64Array(n).fill(NaN, 0, diPeriod);
   const adx = new Float64Array(n).fill(NaN, 0, diPeriod);
+  if (n <= diPeriod) return { plusDi, minusDi, adx };
+  // The smoothings start from the means of bars 1…diPeriod.
+  let plusSum = 0;
+  let minusSum = 0;
+  let trSum = 0;
+  for (let i = 1; i <= diPeriod; i++) {
+    plusSum += plusMove(high, low, i);
+    minusSum += minusMove(high, low, i);
+    trSum += trueRange(high[i]!, low[i]!, close[i - 1]!);
+  }
+  const inverse = 1 / diPeriod;
+  const state = Float64Array.of(plusSum * inverse, minusSum * inverse, trSum * inverse, NaN, NaN, 0, 0);
+  const out = { plusDi, minusDi, adx };
+  for (let i = diPeriod; i < n; i = chunkEnd(i, n))
+    dmiChunk(series, diPeriod, adxSmoothing, out, state, i, chunkEnd(i, n));
+  return out;
+}
+
+/**
+ * Bars [from, to) of `dmi` (from ≥ diPeriod). `state` carries (see ./chunks) the smoothed +DM, −DM
+ * and TR, the last +DI and −DI, the DX average and how many DX values it has seen.
+ */
+function dmiChunk(
+  { high, low, close }: CandleSeries,
+  diPeriod: number,
+  adxSmoothing: number,
+  { plusDi, minusDi, adx }: { plusDi: Float64Array; minusDi: Float64Array; adx: Float64Array },
+  state: Float64Array,
+  from: number,
+  to: number,
+): void {
   const inverse = 1 / diPeriod;
   const keep = diPeriod - 1;
   const adxInverse = 1 / adxSmoothing;
   const adxKeep = adxSmoothing - 1;
-  let plusDm = 0;
-  let minusDm = 0;
-  let tr = 0;
-  let plus = NaN;
-  let minus = NaN;
-  let dx = 0;
-  let dxCount = 0;
-  for (let i = 1; i < n; i++) {
-    const up = high[i]! - high[i - 1]!;
-    const down = low[i - 1]! - low[i]!;
-    const pdm = up > down && up > 0 ? up : 0;
-    const mdm = down > up && down > 0 ? down : 0;
-    const t = trueRange(high[i]!, low[i]!, close[i - 1]!);
-    if (i <= diPeriod) {
-      plusDm += pdm;
-      minusDm += mdm;
-      tr += t;
-      if (i < diPeriod) continue;
-      plusDm *= inverse;
-      minusDm *= inverse;
-      tr *= inverse;
-    } else {
-      plusDm = (plusDm * keep + pdm) * inverse;
-      minusDm = (minusDm * keep + mdm) * inverse;
-      tr = (tr * keep + t) * inverse;
+  let plusDm = state[0]!;
+  let minusDm = state[1]!;
+  let tr = state[2]!;
+  let plus = state[3]!;
+  let minus = state[4]!;
+  let dx = state[5]!;
+  let dxCount = state[6]! | 0;
+  for (let i = from; i < to; i++) {
+    if (i > diPeriod) {
+      plusDm = (plusDm * keep + plusMove(high, low, i)) * inverse;
+      minusDm = (minusDm * keep + minusMove(high, low, i)) * inverse;
+      tr = (tr * keep + trueRange(high[i]!, low[i]!, close[i - 1]!)) * inverse;
     }
     if (tr !== 0) {
       const scale = 100 / tr;
@@ -85,5 +104,25 @@ export function dmi(
     }
     adx[i] = 100 * dx;
   }
-  return { plusDi, minusDi, adx };
+  state[0] = plusDm;
+  state[1] = minusDm;
+  state[2] = tr;
+  state[3] = plus;
+  state[4] = minus;
+  state[5] = dx;
+  state[6] = dxCount;
+}
+
+/** +DM of bar i: the rise of the high when it exceeds the fall of the low and 0, else 0. */
+function plusMove(high: Float64Array, low: Float64Array, i: number): number {
+  const up = high[i]! - high[i - 1]!;
+  const down = low[i - 1]! - low[i]!;
+  return up > down && up > 0 ? up : 0;
+}
+
+/** −DM of bar i: the fall of the low when it exceeds the rise of the high and 0, else 0. */
+function minusMove(high: Float64Array, low: Float64Array, i: number): number {
+  const up = high[i]! - high[i - 1]!;
+  const down = low[i - 1]! - low[i]!;
+  return down > up && down > 0 ? down : 0;
 }

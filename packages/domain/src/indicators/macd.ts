@@ -5,6 +5,7 @@
  * histogram `signal − 1` bars later. Both EMAs are the same as `ema` (SMA seed, a NaN input restarts
  * the warm-up), run in one pass so no intermediate arrays are allocated.
  */
+import { chunkEnd } from './chunks';
 import { ema } from './moving-averages';
 import { assertPeriod } from './validate';
 
@@ -14,33 +15,74 @@ export interface MacdOptions {
   signal?: number;
 }
 
+/** EMA(fast) − EMA(slow). */
 function macdLine(values: Float64Array, fast: number, slow: number): Float64Array {
   const n = values.length;
   const line = new Float64Array(n);
+  // Finite values in a row, the two warm-up sums and the two EMAs (see ./chunks).
+  const state = Float64Array.of(0, 0, 0, NaN, NaN);
+  for (let i = 0; i < n; i = chunkEnd(i, n)) macdChunk(values, fast, slow, line, state, i, chunkEnd(i, n));
+  return line;
+}
+
+/**
+ * Bars [from, to) of `macdLine`: a warm-up loop until both EMAs are seeded (a NaN restarts it), a
+ * steady loop after.
+ */
+function macdChunk(
+  values: Float64Array,
+  fast: number,
+  slow: number,
+  line: Float64Array,
+  state: Float64Array,
+  from: number,
+  to: number,
+): void {
   const fastAlpha = 2 / (fast + 1);
   const slowAlpha = 2 / (slow + 1);
-  let count = 0;
-  let fastSum = 0;
-  let slowSum = 0;
-  let fastPrev = NaN;
-  let slowPrev = NaN;
-  for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    if (Number.isNaN(v)) {
-      count = fastSum = slowSum = 0;
-      line[i] = NaN;
-      continue;
+  const ready = Math.max(fast, slow);
+  let count = state[0]! | 0;
+  let fastSum = state[1]!;
+  let slowSum = state[2]!;
+  let fastPrev = state[3]!;
+  let slowPrev = state[4]!;
+  let i = from;
+  while (i < to) {
+    if (count < ready) {
+      for (; i < to && count < ready; i++) {
+        const v = values[i]!;
+        if (Number.isNaN(v)) {
+          count = fastSum = slowSum = 0;
+          line[i] = NaN;
+          continue;
+        }
+        count++;
+        if (count < fast) fastSum += v;
+        else if (count === fast) fastPrev = (fastSum + v) / fast;
+        else fastPrev += fastAlpha * (v - fastPrev);
+        if (count < slow) slowSum += v;
+        else if (count === slow) slowPrev = (slowSum + v) / slow;
+        else slowPrev += slowAlpha * (v - slowPrev);
+        line[i] = count >= fast && count >= slow ? fastPrev - slowPrev : NaN;
+      }
+      if (count < ready) break;
     }
-    count++;
-    if (count < fast) fastSum += v;
-    else if (count === fast) fastPrev = (fastSum + v) / fast;
-    else fastPrev += fastAlpha * (v - fastPrev);
-    if (count < slow) slowSum += v;
-    else if (count === slow) slowPrev = (slowSum + v) / slow;
-    else slowPrev += slowAlpha * (v - slowPrev);
-    line[i] = count >= fast && count >= slow ? fastPrev - slowPrev : NaN;
+    for (; i < to; i++) {
+      const v = values[i]!;
+      if (Number.isNaN(v)) {
+        count = 0; // the warm-up loop takes this bar
+        break;
+      }
+      fastPrev += fastAlpha * (v - fastPrev);
+      slowPrev += slowAlpha * (v - slowPrev);
+      line[i] = fastPrev - slowPrev;
+    }
   }
-  return line;
+  state[0] = count;
+  state[1] = fastSum;
+  state[2] = slowSum;
+  state[3] = fastPrev;
+  state[4] = slowPrev;
 }
 
 export function macd(

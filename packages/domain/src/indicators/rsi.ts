@@ -4,8 +4,9 @@
  * SMA; RSI = 100 − 100 / (1 + gain ÷ loss), 100 when there was no loss, 0 when there was no gain.
  * The first value is at index `period` (it needs `period` changes).
  */
-import { movingAverage, sma, smaInto, type MaType } from './moving-averages';
-import { rollingStochastic } from './rolling';
+import { chunkEnd } from './chunks';
+import { movingAverage, type MaType } from './moving-averages';
+import { smoothedStochastic } from './rolling';
 import { assertPeriod } from './validate';
 
 export const DEFAULT_RSI_PERIOD = 14;
@@ -17,42 +18,69 @@ function rsiValue(gain: number, loss: number): number {
 
 export function rsi(values: Float64Array, period = DEFAULT_RSI_PERIOD): Float64Array {
   assertPeriod('RSI period', period);
+  return rsiInto(values, period, new Float64Array(values.length));
+}
+
+/** `rsi` written into `out`. */
+function rsiInto(values: Float64Array, period: number, out: Float64Array): Float64Array {
   const n = values.length;
-  const out = new Float64Array(n);
   if (n > 0) out[0] = NaN;
+  const state = new Float64Array(3); // gain, loss, changes in a row (see ./chunks)
+  for (let i = Math.min(1, n); i < n; i = chunkEnd(i, n))
+    rsiChunk(values, period, out, state, i, chunkEnd(i, n));
+  return out;
+}
+
+/**
+ * Bars [from, to) of `rsiInto` (from ≥ 1): a warm-up loop summing the first `period` changes after
+ * a NaN one, a steady loop for Wilder's smoothing after.
+ */
+function rsiChunk(
+  values: Float64Array,
+  period: number,
+  out: Float64Array,
+  state: Float64Array,
+  from: number,
+  to: number,
+): void {
   const inverse = 1 / period;
   const keep = period - 1;
-  let gain = 0;
-  let loss = 0;
-  let count = 0;
-  for (let i = 1; i < n; i++) {
-    const change = values[i]! - values[i - 1]!;
-    if (Number.isNaN(change)) {
-      gain = 0;
-      loss = 0;
-      count = 0;
-      out[i] = NaN;
-      continue;
-    }
-    const up = change > 0 ? change : 0;
-    const down = change < 0 ? -change : 0;
-    count++;
-    if (count <= period) {
-      gain += up;
-      loss += down;
-      if (count < period) {
+  let gain = state[0]!;
+  let loss = state[1]!;
+  let count = state[2]! | 0;
+  let i = from;
+  while (i < to) {
+    if (count < period) {
+      for (; i < to && count < period; i++) {
+        const change = values[i]! - values[i - 1]!;
         out[i] = NaN;
-        continue;
+        if (Number.isNaN(change)) {
+          gain = loss = count = 0;
+          continue;
+        }
+        count++;
+        gain += change > 0 ? change : 0;
+        loss += change < 0 ? -change : 0;
       }
+      if (count < period) break;
       gain *= inverse;
       loss *= inverse;
-    } else {
-      gain = (gain * keep + up) * inverse;
-      loss = (loss * keep + down) * inverse;
+      out[i - 1] = rsiValue(gain, loss);
     }
-    out[i] = rsiValue(gain, loss);
+    for (; i < to; i++) {
+      const change = values[i]! - values[i - 1]!;
+      if (Number.isNaN(change)) {
+        count = 0; // the warm-up loop takes this bar
+        break;
+      }
+      gain = (gain * keep + (change > 0 ? change : 0)) * inverse;
+      loss = (loss * keep + (change < 0 ? -change : 0)) * inverse;
+      out[i] = rsiValue(gain, loss);
+    }
   }
-  return out;
+  state[0] = gain;
+  state[1] = loss;
+  state[2] = count;
 }
 
 export interface RsiSmoothingOptions {
@@ -95,8 +123,11 @@ export function stochRsi(
   assertPeriod('Stoch RSI stochastic length', stochPeriod);
   assertPeriod('Stoch RSI %K smoothing', k);
   assertPeriod('Stoch RSI %D smoothing', d);
-  const stoch = rollingStochastic(rsi(values, rsiPeriod), stochPeriod);
-  const kLine = sma(stoch, k);
-  // The raw stochastic is no longer needed: %D is written over it (one array fewer to allocate).
-  return { k: kLine, d: smaInto(kLine, d, stoch) };
+  assertPeriod('RSI period', rsiPeriod);
+  const n = values.length;
+  // The RSI goes into the %D array, each value read before its %D is written over it.
+  const dLine = rsiInto(values, rsiPeriod, new Float64Array(n));
+  const kLine = new Float64Array(n);
+  smoothedStochastic(dLine, stochPeriod, k, d, kLine, dLine);
+  return { k: kLine, d: dLine };
 }

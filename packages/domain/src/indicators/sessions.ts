@@ -33,32 +33,46 @@ function periodAround(anchor: 'day' | 'week' | 'month', t: number, offsetMs: num
   return [Date.UTC(y, m, 1) + offsetMs, Date.UTC(y, m + 1, 1) + offsetMs];
 }
 
+/** Walks a series session by session: `next(i)` is the first bar after the session that bar i opens. */
+export interface SessionCursor {
+  next(first: number): number;
+}
+
 /**
- * For each bar, whether it opens a new session (the first bar always does). Built-in anchors only
- * compute a period when a bar leaves the current one, so a year of M1 costs one pass.
+ * The sessions of `time`: a bar opens a new session when it lies outside the period of the bar that
+ * opened the current one (built-in anchors), or when its key differs from the previous bar's
+ * (a key function). Built-in anchors compute one period per session, so a year of M1 costs one
+ * pass of comparisons.
  */
-export function sessionStarts(time: Float64Array, anchor: SessionAnchor, offsetMs = 0): Uint8Array {
+export function sessionBounds(time: Float64Array, anchor: SessionAnchor, offsetMs = 0): SessionCursor {
   const n = time.length;
-  const starts = new Uint8Array(n);
   if (typeof anchor === 'function') {
-    let prev = NaN;
-    for (let i = 0; i < n; i++) {
-      const key = anchor(time[i]!);
-      if (i === 0 || key !== prev) starts[i] = 1;
-      prev = key;
-    }
-    return starts;
+    return {
+      next(first) {
+        const key = anchor(time[first]!);
+        let j = first + 1;
+        while (j < n && anchor(time[j]!) === key) j++;
+        return j;
+      },
+    };
   }
   if (anchor !== 'day' && anchor !== 'week' && anchor !== 'month')
     throw new RangeError(`Unknown session anchor "${String(anchor)}".`);
   if (!Number.isFinite(offsetMs)) throw new RangeError(`Session offset must be finite, got ${offsetMs}.`);
-  let start = Infinity;
-  let end = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const t = time[i]!;
-    if (t >= start && t < end) continue;
-    [start, end] = periodAround(anchor, t, offsetMs);
-    starts[i] = 1;
-  }
+  return {
+    next(first) {
+      const [start, end] = periodAround(anchor, time[first]!, offsetMs);
+      let j = first + 1;
+      while (j < n && time[j]! >= start && time[j]! < end) j++;
+      return j;
+    },
+  };
+}
+
+/** For each bar, whether it opens a new session (the first bar always does). */
+export function sessionStarts(time: Float64Array, anchor: SessionAnchor, offsetMs = 0): Uint8Array {
+  const starts = new Uint8Array(time.length);
+  const sessions = sessionBounds(time, anchor, offsetMs);
+  for (let i = 0; i < time.length; i = sessions.next(i)) starts[i] = 1;
   return starts;
 }

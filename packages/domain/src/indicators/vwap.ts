@@ -5,10 +5,11 @@
  *   band k: VWAP ± k·σ.
  * x is the source price (hlc3 by default). σ is accumulated with West's weighted update rather than
  * Σv·x² ÷ Σv − VWAP², which loses most digits when prices are large and the spread small. Bars
- * before the session's first traded volume are NaN.
+ * before the session's first traded volume are NaN. One pass: the bands are written with the line.
  */
 import type { CandleSeries } from '../candles/series';
-import { sessionStarts, type SessionAnchor } from './sessions';
+import { chunkEnd } from './chunks';
+import { sessionBounds, type SessionAnchor } from './sessions';
 import { sourceWeights, type PriceSource } from './source';
 
 export interface VwapOptions {
@@ -27,25 +28,55 @@ export function vwap(
 ): { vwap: Float64Array; upper: Float64Array[]; lower: Float64Array[] } {
   for (const b of bands)
     if (!Number.isFinite(b)) throw new RangeError(`VWAP band multiple must be finite, got ${b}.`);
-  const [wo, wh, wl, wc, divisor] = sourceWeights(source);
-  const { open, high, low, close, volume } = series;
-  const n = close.length;
-  const starts = sessionStarts(series.time, anchor, offsetMs);
-  const line = new Float64Array(n);
-  const upper = bands.map(() => new Float64Array(n));
-  const lower = bands.map(() => new Float64Array(n));
-  // σ goes into the first upper band first; the bands are then derived from it in simple passes.
-  const sigma = upper[0] ?? new Float64Array(0);
-  const keepSigma = bands.length > 0;
-  let weight = 0;
-  let mean = 0;
-  let squares = 0;
-  for (let i = 0; i < n; i++) {
-    if (starts[i] === 1) {
-      weight = 0;
-      mean = 0;
-      squares = 0;
-    }
+  const weights = Float64Array.from(sourceWeights(source));
+  const n = series.close.length;
+  const sessions = sessionBounds(series.time, anchor, offsetMs);
+  const lines: VwapLines = {
+    vwap: new Float64Array(n),
+    upper: bands.map(() => new Float64Array(n)),
+    lower: bands.map(() => new Float64Array(n)),
+    multiples: Float64Array.from(bands),
+  };
+  // Σv, the weighted mean and Σv·(x − mean)², from 0 at each session's start (see ./chunks).
+  const state = new Float64Array(3);
+  for (let i = 0; i < n;) {
+    const next = sessions.next(i);
+    state.fill(0);
+    for (; i < next; i = chunkEnd(i, next)) vwapChunk(series, weights, lines, state, i, chunkEnd(i, next));
+  }
+  return { vwap: lines.vwap, upper: lines.upper, lower: lines.lower };
+}
+
+interface VwapLines {
+  vwap: Float64Array;
+  upper: Float64Array[];
+  lower: Float64Array[];
+  /** The band multiples, one per upper and lower line. */
+  multiples: Float64Array;
+}
+
+/**
+ * Bars [from, to) of one session: the VWAP, σ and the bands. `weights` are the source's weights of
+ * open, high, low and close and its divisor (see `sourceWeights`).
+ */
+function vwapChunk(
+  { open, high, low, close, volume }: CandleSeries,
+  weights: Float64Array,
+  { vwap: line, upper, lower, multiples }: VwapLines,
+  state: Float64Array,
+  from: number,
+  to: number,
+): void {
+  const wo = weights[0]!;
+  const wh = weights[1]!;
+  const wl = weights[2]!;
+  const wc = weights[3]!;
+  const divisor = weights[4]!;
+  const bandCount = multiples.length;
+  let weight = state[0]!;
+  let mean = state[1]!;
+  let squares = state[2]!;
+  for (let i = from; i < to; i++) {
     const w = volume[i]!;
     if (w > 0) {
       const x = (wo * open[i]! + wh * high[i]! + wl * low[i]! + wc * close[i]!) / divisor;
@@ -56,33 +87,19 @@ export function vwap(
     }
     if (weight > 0) {
       line[i] = mean;
-      if (keepSigma) sigma[i] = squares > 0 ? Math.sqrt(squares / weight) : 0;
+      if (bandCount === 0) continue;
+      const sigma = squares > 0 ? Math.sqrt(squares / weight) : 0;
+      for (let j = 0; j < bandCount; j++) {
+        const width = multiples[j]! * sigma;
+        lower[j]![i] = mean - width;
+        upper[j]![i] = mean + width;
+      }
     } else {
       line[i] = NaN;
-      if (keepSigma) sigma[i] = NaN;
+      for (let j = 0; j < bandCount; j++) lower[j]![i] = upper[j]![i] = NaN;
     }
   }
-  // Last band first: the first upper band holds σ until its own pass.
-  for (let j = bands.length - 1; j >= 0; j--) writeBand(line, sigma, bands[j]!, upper[j]!, lower[j]!);
-  return { vwap: line, upper, lower };
-}
-
-/**
- * VWAP ± k·σ into `up` and `down`. A function of its own so that V8 optimises this loop by itself:
- * written inline after the accumulation loop, it ran unoptimised (the optimised code of that loop
- * gave up on reaching it, having no type feedback for it). `up` may be `sigma` itself: each σ is
- * read before it is overwritten.
- */
-function writeBand(
-  line: Float64Array,
-  sigma: Float64Array,
-  k: number,
-  up: Float64Array,
-  down: Float64Array,
-): void {
-  for (let i = 0; i < line.length; i++) {
-    const width = k * sigma[i]!;
-    down[i] = line[i]! - width;
-    up[i] = line[i]! + width;
-  }
+  state[0] = weight;
+  state[1] = mean;
+  state[2] = squares;
 }
