@@ -88,6 +88,11 @@ export const tradeExecuteRequest = z.object({
   partial_profit: z.boolean().nullable().optional(),
   targets: z.array(tradeTarget).max(10).nullable().optional(),
   /**
+   * With targets: their shares may sum to less than 1; the rest of the position stays open without
+   * a take profit (to its stop, a later take profit or a close). Bot strategies' targets send it.
+   */
+  keep_rest_open: z.boolean().nullable().optional(),
+  /**
    * The trader confirmed that the symbol's minimum volume risks more than risk_percent asks; without
    * it such an order is refused (422 naming both amounts).
    */

@@ -1,9 +1,9 @@
 /**
  * The sandbox in live mode: the strategy loaded once and stepped bar by bar sees what a backtest sees
- * at the same bar (series kept in init follow the new bars), tags come back with their orders, and a
- * strategy error or a killed process surfaces as a clear failure.
+ * at the same bar (series kept in init follow the new bars), tags and targets come back with their
+ * orders, and a strategy error or a killed process surfaces as a clear failure.
  */
-import { computeIndicator } from '@tradedesk/domain';
+import { computeIndicator, decodeOrders } from '@tradedesk/domain';
 import { describe, expect, it } from 'vitest';
 import { waveBars } from '../testing/sandbox-bars';
 import type { SandboxBars } from './protocol';
@@ -64,6 +64,56 @@ def on_bar(ctx, bar):
       expect(died).toBe('');
     } finally {
       sb.close();
+    }
+  });
+
+  it('targets come back beside their orders, from ctx.buy and from signals(), as decodeOrders reads them', async () => {
+    const perBar = `
+def on_bar(ctx, bar):
+    if ctx.position is None:
+        ctx.buy(sl_distance=0.002, targets=[(1, 0.5), {"price": 1.2, "share": 0.25}], tag="two")
+    else:
+        print("left", ctx.position.volume)
+        ctx.sell(sl_distance=0.002, tp_r=2)
+`;
+    const sb = await startLiveSandbox(perBar, '{}', { onDeath: () => {} });
+    try {
+      const r = await sb.step({ symbol: 'EURUSD', bars: waveBars(50), position: FLAT, balance: 1 });
+      expect(decodeOrders(r.orders, r.tags, r.targets)).toMatchObject([
+        {
+          type: 'entry',
+          tag: 'two',
+          targets: [
+            { kind: 'r', value: 1, share: 0.5 },
+            { kind: 'price', value: 1.2, share: 0.25 },
+          ],
+        },
+      ]);
+      // The position the run hands in (what is left after a target) is what the strategy sees.
+      const left = { ...FLAT, side: 1, entryPrice: 1.1, volume: 0.05 };
+      const next = await sb.step({ symbol: 'EURUSD', bars: waveBars(51), position: left, balance: 1 });
+      expect(next.output).toBe('left 0.05\n');
+      expect(decodeOrders(next.orders, next.tags, next.targets)).toMatchObject([
+        { type: 'entry', direction: 'SELL', tpR: 2, targets: null },
+      ]);
+    } finally {
+      sb.close();
+    }
+
+    const vectorised = `
+def signals(data, params):
+    n = len(data)
+    return {"entries": [i == n - 1 for i in range(n)], "sl": data.close[n - 1] - 0.002,
+            "targets": {n - 1: [(1.5, 1)]}}
+`;
+    const vb = await startLiveSandbox(vectorised, '{}', { onDeath: () => {} });
+    try {
+      const r = await vb.step({ symbol: 'EURUSD', bars: waveBars(50), position: FLAT, balance: 1 });
+      expect(decodeOrders(r.orders, r.tags, r.targets)).toMatchObject([
+        { type: 'entry', direction: 'BUY', targets: [{ kind: 'r', value: 1.5, share: 1 }] },
+      ]);
+    } finally {
+      vb.close();
     }
   });
 

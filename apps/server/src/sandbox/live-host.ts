@@ -18,6 +18,8 @@ import type { LiveRequest, LiveStepRequest, WorkerMessage } from './protocol';
 export interface LiveStepResult {
   orders: Float64Array;
   tags: Array<string | null>;
+  /** The orders' targets side list (decodeOrders reads it). */
+  targets: Float64Array;
   output: string;
   stepMs: number;
 }
@@ -122,7 +124,13 @@ async function boot(
         try {
           const m = await ask(child, { type: 'live-step', ...request }, 'for one bar');
           if (m.type !== 'live-orders') throw new LiveSandboxError('The strategy answered out of turn.');
-          return { orders: m.orders, tags: m.tags, output: String(m.output), stepMs: Number(m.stepMs) };
+          return {
+            orders: m.orders,
+            tags: m.tags,
+            targets: m.targets,
+            output: String(m.output),
+            stepMs: Number(m.stepMs),
+          };
         } finally {
           busy = false;
         }

@@ -51,7 +51,15 @@ export type LiveRequest = LiveLoadRequest | LiveStepRequest;
 export type WorkerMessage =
   | { type: 'snapshot'; bytes: Uint8Array }
   | { type: 'live-loaded'; style: string; indicators: string[] }
-  | { type: 'live-orders'; orders: Float64Array; tags: Array<string | null>; output: string; stepMs: number }
+  | {
+      type: 'live-orders';
+      orders: Float64Array;
+      tags: Array<string | null>;
+      /** The orders' targets side list (TARGET_FIELDS in the domain), one count per order. */
+      targets: Float64Array;
+      output: string;
+      stepMs: number;
+    }
   | { type: 'ready'; startupMs: number; isolation: SandboxIsolation }
   | { type: 'progress'; fraction: number }
   | { type: 'done'; result: BacktestResult; output: string; runMs: number; phases: RunPhases }

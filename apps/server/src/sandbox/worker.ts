@@ -12,11 +12,13 @@ import {
   StrategyOrderError,
   type BacktestResult,
   type SignalArrays,
+  type SignalTargets,
 } from '@tradedesk/domain';
 import { columnsReadBy, type BarColumn } from './columns';
 import { loadPyodideInContext } from './pyodide-context';
 import type { InitMessage, LiveRequest, RunRequest, WorkerMessage } from './protocol';
 import runtimeSource from './python/runtime.py';
+import ordersSource from './python/orders.py';
 import liveSource from './python/live.py';
 
 const [pyodideDir, limitsJson] = process.argv.slice(2);
@@ -47,6 +49,7 @@ const loaded = await loadPyodideInContext(
 const { pyodide, context, api } = loaded;
 if (loaded.snapshot) send({ type: 'snapshot', bytes: loaded.snapshot });
 pyodide.runPython(runtimeSource);
+pyodide.runPython(ordersSource);
 pyodide.runPython(liveSource);
 type PyFn = (...args: unknown[]) => unknown;
 const fn = (name: string) => pyodide.globals.get(name) as PyFn;
@@ -74,6 +77,16 @@ function bytesOf(value: unknown): Uint8Array {
   return new Uint8Array(js.buffer.slice(js.byteOffset, js.byteOffset + js.byteLength));
 }
 const floatsOf = (value: unknown) => new Float64Array(bytesOf(value).buffer);
+
+/**
+ * What take_orders() hands back: the packed orders, or [orders, targets side list] when an order
+ * has targets (so that the common case crosses as one bytes object, as before).
+ */
+function takenOrders(value: unknown): { orders: Float64Array; targets: Float64Array | null } {
+  const js = (value as { toJs?: () => unknown })?.toJs ? (value as { toJs: () => unknown }).toJs() : value;
+  if (!Array.isArray(js)) return { orders: floatsOf(js), targets: null };
+  return { orders: floatsOf(js[0]), targets: floatsOf(js[1]) };
+}
 
 function checked(result: unknown): string {
   const s = typeof result === 'string' ? result : '';
@@ -168,14 +181,19 @@ function runSignals(req: RunRequest, ind: Record<string, Float64Array>): Backtes
   if (!Array.isArray(packed)) throw new StrategyFailure('signals() must return a dict of per-bar lists.');
   const n = req.bars.close.length;
   const s: Record<string, Uint8Array | Float64Array> = {};
+  let targets: SignalTargets | null = null;
   for (const entry of packed as unknown[]) {
     const [key, kind, a, b] = entry as [unknown, unknown, unknown, unknown];
+    if (key === 'targets' && kind === 'targets') {
+      targets = { index: a === null || a === undefined ? null : floatsOf(a), packed: floatsOf(b) };
+      continue;
+    }
     const values = unpack(String(kind), a, b, n, ind);
     // Flags and prices must have one value a bar (the runtime checks; this guards the engine).
     if (values.length !== n) throw new StrategyFailure('The strategy returned data the engine cannot read.');
     s[String(key)] = values;
   }
-  return backtestSignals(req.bars, req.symbol, req.settings, s as SignalArrays, (f) =>
+  return backtestSignals(req.bars, req.symbol, req.settings, { ...(s as SignalArrays), targets }, (f) =>
     send({ type: 'progress', fraction: f }),
   );
 }
@@ -211,7 +229,10 @@ function runPerBar(req: RunRequest): BacktestResult {
       throw new StrategyFailure(String(fn('last_error')()));
     const last = k < j ? k : j - 1;
     for (let m = i + 1; m <= last; m++) engine.bar(m);
-    if (k < j) engine.submit(k, floatsOf(take()));
+    if (k < j) {
+      const taken = takenOrders(take());
+      engine.submit(k, taken.orders, taken.targets);
+    }
     i = last + 1;
     if (i - reported >= 65536) {
       reported = i;
@@ -290,7 +311,14 @@ function live(req: LiveRequest): WorkerMessage {
     );
     const taken = (fn('live_take')(req.symbol) as { toJs: () => unknown[] }).toJs();
     const tags = (JSON.parse(String(taken[1])) as unknown[]).map((t) => (typeof t === 'string' ? t : null));
-    return { type: 'live-orders', orders: floatsOf(taken[0]), tags, output, stepMs: performance.now() - t0 };
+    return {
+      type: 'live-orders',
+      orders: floatsOf(taken[0]),
+      tags,
+      targets: floatsOf(taken[2]),
+      output,
+      stepMs: performance.now() - t0,
+    };
   } catch (e) {
     return failedMessage(e);
   }

@@ -14,6 +14,7 @@ const entry = (over: Partial<Parameters<typeof liveEntryRequest>[0]> = {}) => ({
   slDistance: NAN,
   risk: NAN,
   tag: null,
+  targets: null,
   ...over,
 });
 const QUOTE = { bid: 1.1, ask: 1.1002 };
@@ -99,6 +100,93 @@ describe('live orders', () => {
     });
     expect(liveEntryRequest(entry({ slDistance: 0.002, tp: 1.0 }), QUOTE, 0.5).ok).toBe(false);
     expect(liveEntryRequest(entry({ kind: 2, price: 1.2, slDistance: 0.002 }), QUOTE, 0.5).ok).toBe(false);
+  });
+});
+
+describe('live entries with targets', () => {
+  it('decodes the targets side list beside the orders (a count per order, then kind, value, share)', () => {
+    const packed = [
+      [1, 0, NAN, NAN, NAN, NAN, 0.002, NAN],
+      [0, 0, 0, 0, 0, 0, 0, 0],
+      [-1, 0, NAN, 1.11, NAN, NAN, NAN, NAN],
+    ].flat();
+    const targets = [2, 0, 1, 0.5, 0, 2, 0.5, 0, 1, 1, 1.09, 0.3];
+    expect(decodeOrders(packed, [], targets)).toEqual([
+      entry({
+        slDistance: 0.002,
+        targets: [
+          { kind: 'r', value: 1, share: 0.5 },
+          { kind: 'r', value: 2, share: 0.5 },
+        ],
+      }),
+      { type: 'close' },
+      entry({ direction: 'SELL', sl: 1.11, targets: [{ kind: 'price', value: 1.09, share: 0.3 }] }),
+    ]);
+    expect(() => decodeOrders(packed, [], [5, 0, 1])).toThrow(
+      'The strategy returned targets the engine cannot read.',
+    );
+  });
+
+  it("becomes a person's multi-TP request: RR and PRICE targets ranked 1.., a rest kept open", () => {
+    const both = liveEntryRequest(
+      entry({
+        slDistance: 0.002,
+        targets: [
+          { kind: 'r', value: 1, share: 0.5 },
+          { kind: 'r', value: 2, share: 0.5 },
+        ],
+      }),
+      QUOTE,
+      0.5,
+    );
+    expect(both).toEqual({
+      ok: true,
+      request: {
+        direction: 'BUY',
+        order_type: 'MARKET',
+        stop_loss_distance: 0.002,
+        risk_percent: 0.5,
+        partial_profit: true,
+        targets: [
+          { rank: 1, share: 0.5, tp_type: 'RR', rr: 1 },
+          { rank: 2, share: 0.5, tp_type: 'RR', rr: 2 },
+        ],
+      },
+    });
+    // A sell with a price target on 40 % of it: the other 60 % stays open without a target.
+    const rest = liveEntryRequest(
+      entry({ direction: 'SELL', sl: 1.103, targets: [{ kind: 'price', value: 1.095, share: 0.4 }] }),
+      QUOTE,
+      0.5,
+    );
+    expect(rest.ok && rest.request).toMatchObject({
+      partial_profit: true,
+      targets: [{ rank: 1, share: 0.4, tp_type: 'PRICE', price: 1.095 }],
+      keep_rest_open: true,
+    });
+  });
+
+  it('refuses what the backtest engine refuses: with tp_r, out of order, on the wrong side', () => {
+    const two = [
+      { kind: 'r' as const, value: 2, share: 0.5 },
+      { kind: 'r' as const, value: 1, share: 0.5 },
+    ];
+    expect(liveEntryRequest(entry({ slDistance: 0.002, tpR: 2, targets: two }), QUOTE, 0.5)).toEqual({
+      ok: false,
+      reason: 'buy() and sell() take targets or tp / tp_r, not both',
+    });
+    const outOfOrder = liveEntryRequest(entry({ slDistance: 0.002, targets: two }), QUOTE, 0.5);
+    expect(!outOfOrder.ok && outOfOrder.reason).toMatch(
+      /^the targets cannot be used: target 2 at 1\.1022\d* is not beyond target 1 at 1\.1042\d*: give targets nearest first$/,
+    );
+    const wrongSide = liveEntryRequest(
+      entry({ slDistance: 0.002, targets: [{ kind: 'price', value: 1.1, share: 1 }] }),
+      QUOTE,
+      0.5,
+    );
+    expect(!wrongSide.ok && wrongSide.reason).toBe(
+      'the targets cannot be used: target 1 at 1.1 is on the wrong side of the entry price 1.1002',
+    );
   });
 });
 

@@ -3,6 +3,8 @@
  * trade request an entry becomes (the same fields a person's Place a Trade request carries, so the
  * trades service plans, checks and places it as it would theirs).
  */
+import type { TargetSpec } from '../targets';
+import { decodeOrderTargets, sharesOf, targetPrices, type OrderTarget } from '../backtest/order-targets';
 import { ORDER_FIELDS, ORDER_SIDE } from '../backtest/types';
 
 /**
@@ -31,16 +33,23 @@ export type LiveOrder =
       slDistance: number;
       risk: number;
       tag: string | null;
+      /** ctx.buy(targets=...): R multiples or prices with their shares, nearest first. */
+      targets: OrderTarget[] | null;
     }
   | { type: 'close' }
   | { type: 'set_stop'; price: number }
   | { type: 'set_target'; price: number };
 
-/** The strategy's orders as ctx.buy/sell/close/set_stop/set_target packed them (8 floats each). */
+/**
+ * The strategy's orders as ctx.buy/sell/close/set_stop/set_target packed them (8 floats each), with
+ * their tags and their targets' side list.
+ */
 export function decodeOrders(
   packed: ArrayLike<number>,
   tags: ReadonlyArray<string | null> = [],
+  targets: ArrayLike<number> | null = null,
 ): LiveOrder[] {
+  const lists = decodeOrderTargets(targets, Math.floor(packed.length / ORDER_FIELDS));
   const out: LiveOrder[] = [];
   for (let k = 0, n = 0; k + ORDER_FIELDS <= packed.length; k += ORDER_FIELDS, n++) {
     const side = packed[k]!;
@@ -59,6 +68,7 @@ export function decodeOrders(
         slDistance: packed[k + 6]!,
         risk: packed[k + 7]!,
         tag: tags[n] ?? null,
+        targets: lists[n] ?? null,
       });
   }
   return out;
@@ -72,6 +82,11 @@ export interface LiveEntryRequest {
   take_profit?: number;
   rr_ratio?: number;
   risk_percent: number;
+  /** A multi-target entry: the trades service closes the targets as partial closes. */
+  partial_profit?: true;
+  targets?: TargetSpec[];
+  /** The shares sum to less than 1: the rest stays open without a target. */
+  keep_rest_open?: true;
 }
 
 const finite = (v: number) => Number.isFinite(v);
@@ -79,8 +94,10 @@ const finite = (v: number) => Number.isFinite(v);
 /**
  * The trade request of an entry at the current quote: the stop as a distance from the entry price
  * (the ask for a buy, the bid for a sell, or the limit price), the target as a price or an R
- * multiple, the risk percent the strategy asked for or the account's default. A stop order, a stop
- * on the wrong side or no stop at all is refused with the reason (positions are sized by risk).
+ * multiple, or the targets as a person's multi-TP request (RR or PRICE targets ranked 1.. with their
+ * shares, `keep_rest_open` when they leave a rest), the risk percent the strategy asked for or the
+ * account's default. A stop order, a stop on the wrong side, no stop at all, or targets the backtest
+ * engine would refuse too are refused with the reason (positions are sized by risk).
  */
 export function liveEntryRequest(
   order: Extract<LiveOrder, { type: 'entry' }>,
@@ -109,7 +126,19 @@ export function liveEntryRequest(
     risk_percent: risk,
   };
   if (limit) request.limit_price = order.price;
-  if (finite(order.tp)) {
+  if (order.targets) {
+    if (finite(order.tp) || finite(order.tpR))
+      return { ok: false, reason: 'buy() and sell() take targets or tp / tp_r, not both' };
+    const prices = targetPrices(order.targets, dir, entry, distance);
+    if (!prices.ok) return { ok: false, reason: `the targets cannot be used: ${prices.reason}` };
+    request.partial_profit = true;
+    request.targets = order.targets.map((t, k) =>
+      t.kind === 'r'
+        ? { rank: k + 1, share: t.share, tp_type: 'RR', rr: t.value }
+        : { rank: k + 1, share: t.share, tp_type: 'PRICE', price: t.value },
+    );
+    if (sharesOf(order.targets).rest) request.keep_rest_open = true;
+  } else if (finite(order.tp)) {
     if (!((order.tp - entry) * dir > 0))
       return {
         ok: false,

@@ -160,9 +160,12 @@ async function entry(
       created_at: nowIso(),
     });
     await journalOnce(s, res.trade_id, reason);
+    const targets = body.targets?.length
+      ? `, ${body.targets.length} target(s)${body.keep_rest_open ? ' and a rest' : ''}`
+      : '';
     await s.log(
       'info',
-      `Order ${what} sent: ${body.lot_size} lots, stop ${body.stop_loss_distance} away, trade ${res.trade_id.slice(0, 8)} ${res.status}.`,
+      `Order ${what} sent: ${body.lot_size} lots, stop ${body.stop_loss_distance} away${targets}, trade ${res.trade_id.slice(0, 8)} ${res.status}.`,
     );
     return 'placed';
   } catch (e) {

@@ -127,7 +127,7 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
     const step = await sandbox!.step({ symbol, bars, position, balance: info.balance });
     for (const line of step.output.split('\n').filter(Boolean).slice(0, 50))
       await log('info', `[strategy] ${line}`);
-    const orders = decodeOrders(step.orders, step.tags);
+    const orders = decodeOrders(step.orders, step.tags, step.targets);
     if (orders.length && !ended()) {
       const scope: OrderScope = {
         ctx,

@@ -24,11 +24,16 @@ export interface FillInfo {
   take_profit?: number | null;
 }
 
-/** The plan's targets as the server manages them: every one but the last is closed by the watcher. */
+/**
+ * The plan's targets as the server manages them: every one but the last is closed by the watcher,
+ * the last is the broker's take profit. When the targets leave a rest (keep_rest_open), the watcher
+ * closes every one of them and the rest has no take profit.
+ */
 function managedTargets(plan: TradePlan, specs: readonly TargetSpec[]): ManagedTarget[] | null {
   if (!plan.targets) return null;
   const withVolume = plan.targets.filter((t) => t.volume > 0);
-  const last = withVolume[withVolume.length - 1];
+  const rest = plan.volume - withVolume.reduce((a, t) => a + t.volume, 0) > 1e-9;
+  const last = rest ? undefined : withVolume[withVolume.length - 1];
   return plan.targets.map((t) => {
     const spec = specs.find((s) => s.rank === t.rank);
     return {

@@ -1,5 +1,5 @@
-# Live mode of the strategy runtime (bot live runs): run after runtime.py in the same globals, so it
-# uses its Data, Context, Position, _state, _bar_class, _user_error and take_orders.
+# Live mode of the strategy runtime (bot live runs): run after runtime.py and orders.py in the same
+# globals, so it uses their Data, Context, Position, _state, _bar_class, _user_error and take_orders.
 # ---- live runs: one Context per symbol, kept across bars; the bars are updated in place ----
 _live = {}
 
@@ -68,17 +68,23 @@ def _live_signals(ctx, data, i, side):
     if (at("exits") and side > 0) or (at("short_exits") and side < 0):
         ctx.close()
     sl, tp, tp_r = at("sl"), at("tp"), at("tp_r")
+    # "targets" is one list for every entry, or {bar index: list}.
+    targets = out.get("targets")
+    if isinstance(targets, dict):
+        targets = targets.get(i)
     if at("entries"):
-        ctx.buy(sl=sl, tp=tp, tp_r=tp_r)
+        ctx.buy(sl=sl, tp=tp, tp_r=tp_r, targets=targets)
     elif at("short_entries"):
-        ctx.sell(sl=sl, tp=tp, tp_r=tp_r)
+        ctx.sell(sl=sl, tp=tp, tp_r=tp_r, targets=targets)
 
 
 def live_take(key):
-    """[packed orders (8 floats each), JSON list of their tags]; clears them."""
+    """[packed orders (8 floats each), JSON list of their tags, their targets side list]; clears them."""
     import json
 
     ctx = _live[key]["ctx"]
     tags = json.dumps(ctx.tags)
+    targets = _pack_targets(ctx._targets)
     _state["ctx"] = ctx
-    return [take_orders(), tags]
+    taken = take_orders()
+    return [taken[0] if isinstance(taken, list) else taken, tags, targets]

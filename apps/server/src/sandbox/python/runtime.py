@@ -154,59 +154,6 @@ class Data:
         return get
 
 
-class Position:
-    __slots__ = ("side", "entry_price", "volume", "sl", "tp", "entry_index")
-
-    def __init__(self, side, entry_price, volume, sl, tp, entry_index):
-        self.side, self.entry_price, self.volume = side, entry_price, volume
-        self.sl, self.tp, self.entry_index = sl, tp, entry_index
-
-
-class Context:
-    def __init__(self, params, data):
-        self.params = params
-        self.data = data
-        self.position = None
-        self.balance = 0.0
-        self.orders = []
-        # One tag (or None) per order: live runs write it as the journal's reason.
-        self.tags = []
-        self.state = {}
-
-    def buy(self, sl=None, tp=None, tp_r=None, sl_distance=None, limit=None, stop=None, risk=None, tag=None):
-        self._order(1, sl, tp, tp_r, sl_distance, limit, stop, risk, tag)
-
-    def sell(self, sl=None, tp=None, tp_r=None, sl_distance=None, limit=None, stop=None, risk=None, tag=None):
-        self._order(-1, sl, tp, tp_r, sl_distance, limit, stop, risk, tag)
-
-    def close(self):
-        self.orders.append((0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
-        self.tags.append(None)
-
-    def set_stop(self, sl):
-        """Moves the stop of the open positions (from the next bar)."""
-        self.orders.append((2, 0, 0.0, float(sl), 0.0, 0.0, 0.0, 0.0))
-        self.tags.append(None)
-        if self.position is not None:
-            self.position.sl = float(sl)
-
-    def set_target(self, tp):
-        self.orders.append((3, 0, 0.0, 0.0, float(tp), 0.0, 0.0, 0.0))
-        self.tags.append(None)
-        if self.position is not None:
-            self.position.tp = float(tp)
-
-    def _order(self, side, sl, tp, tp_r, sl_distance, limit, stop, risk, tag=None):
-        self.tags.append(None if tag is None else str(tag)[:200])
-        nan = float("nan")
-        kind, price = (1, float(limit)) if limit is not None else (2, float(stop)) if stop is not None else (0, nan)
-        self.orders.append((side, kind, price,
-                            nan if sl is None else float(sl), nan if tp is None else float(tp),
-                            nan if tp_r is None else float(tp_r),
-                            nan if sl_distance is None else float(sl_distance),
-                            nan if risk is None else float(risk)))
-
-
 def _bar_class(data):
     """The bar handed to on_bar: its index, with its fields read on access (most strategies index series)."""
     t, o, h, l, c, v, ind = data.time, data.open, data.high, data.low, data.close, data.volume, data.ind
@@ -319,7 +266,8 @@ def _dense(values, n, name, as_bool):
 
 
 def run_signals():
-    """Vectorised style: returns [[key, kind, a, b], ...] (see _dense), or 'ERR:<traceback>'."""
+    """Vectorised style: returns [[key, kind, a, b], ...] (see _dense; "targets" as _signal_targets
+    packs them), or 'ERR:<traceback>'."""
     mod, data = _state["mod"], _state["data"]
     try:
         out = mod.signals(data, _state["params"])
@@ -328,10 +276,13 @@ def run_signals():
         n = len(data)
         keys = {"entries": True, "exits": True, "short_entries": True, "short_exits": True,
                 "sl": False, "tp": False, "tp_r": False}
-        unknown = set(out) - set(keys)
+        unknown = set(out) - set(keys) - {"targets"}
         if unknown:
             raise KeyError(f"signals() returned unknown keys: {sorted(unknown)}")
-        return [[k, *_dense(out.get(k), n, k, b)] for k, b in keys.items() if out.get(k) is not None]
+        packed = [[k, *_dense(out.get(k), n, k, b)] for k, b in keys.items() if out.get(k) is not None]
+        if out.get("targets") is not None:
+            packed.append(["targets", "targets", *_signal_targets(out["targets"], n)])
+        return packed
     except BaseException:
         return "ERR:" + _user_error()
 
@@ -375,17 +326,6 @@ def make_runner():
         return j
 
     return run
-
-
-def take_orders():
-    """Packs and clears the pending orders: 8 floats each."""
-    from array import array
-
-    ctx = _state["ctx"]
-    flat = array("d", [x for o in ctx.orders for x in o]).tobytes()
-    ctx.orders.clear()
-    ctx.tags.clear()
-    return flat
 
 
 def last_error():
