@@ -107,6 +107,21 @@ export const backtestLaunch = z.object({
 
 export const RUN_STATUSES = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
 
+/** One closing fill of a backtest trade closed in parts (targets, then the rest). */
+export const backtestTradePart = z.object({
+  exit_time: z.string(),
+  exit_price: z.number(),
+  volume: z.number(),
+  pnl: z.number(),
+  commission: z.number(),
+  r: z.number(),
+  exit_reason: z.enum(['sl', 'tp', 'signal', 'end']),
+});
+
+/**
+ * One entry of a backtest: a trade closed in parts has its total pnl, commission and r, its last
+ * part's exit, and `parts` (absent when it closed at once).
+ */
 export const backtestTrade = z.object({
   side: z.enum(['buy', 'sell']),
   entry_time: z.string(),
@@ -121,6 +136,7 @@ export const backtestTrade = z.object({
   r: z.number(),
   exit_reason: z.enum(['sl', 'tp', 'signal', 'end']),
   entry_bar_exit: z.boolean(),
+  parts: z.array(backtestTradePart).optional(),
 });
 
 export const backtestRun = z.object({

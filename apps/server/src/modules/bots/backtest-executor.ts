@@ -99,6 +99,19 @@ export async function executeBacktestRun(
       r: Math.round(t.r * 1e8) / 1e8,
       exit_reason: t.exitReason,
       entry_bar_exit: t.entryBarExit,
+      ...(t.parts
+        ? {
+            parts: t.parts.map((p) => ({
+              exit_time: iso(p.exitTime),
+              exit_price: p.exitPrice,
+              volume: p.volume,
+              pnl: p.pnl,
+              commission: p.commission,
+              r: Math.round(p.r * 1e8) / 1e8,
+              exit_reason: p.exitReason,
+            })),
+          }
+        : {}),
     }));
     await repo.updateRun(runId, {
       status: 'COMPLETED',

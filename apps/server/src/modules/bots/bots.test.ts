@@ -248,6 +248,37 @@ describeEachDb('bots API', (target) => {
     expect((await get(bob, `/api/bots/backtest-runs/${first.id}/`)).statusCode).toBe(404);
   }, 400_000);
 
+  it('backtests the Donchian template (two targets): an entry closed in parts is one trade listing its parts', async () => {
+    const { version, config } = await setup(alice, 'donchian_breakout.py');
+    const launched = await post(alice, '/api/bots/backtests/launch/', {
+      bot_version_id: version.id,
+      backtest_config_id: config.id,
+      data_window_start: new Date(WEDNESDAY - 60 * DAY).toISOString(),
+      data_window_end: new Date(WEDNESDAY - DAY).toISOString(),
+    });
+    const run = await waitFor(
+      async () => {
+        const r = (await get(alice, `/api/bots/backtest-runs/${launched.json().id}/`)).json();
+        return r.status === 'COMPLETED' || r.status === 'FAILED' ? r : null;
+      },
+      'the backtest to finish',
+      180_000,
+    );
+    expect(run.error_message).toBeNull();
+    type Part = { exit_time: string; volume: number; pnl: number; commission: number; exit_reason: string };
+    const trades = run.trades as Array<{ volume: number; pnl: number; exit_time: string; parts?: Part[] }>;
+    expect(run.stats.trades).toBe(trades.length);
+    const split = trades.filter((t) => t.parts);
+    expect(split.length).toBeGreaterThan(0);
+    for (const t of split) {
+      // The first half at half-way to the target (a take profit), then the rest.
+      expect(t.parts![0]!.exit_reason).toBe('tp');
+      expect(t.parts!.reduce((a, p) => a + p.pnl, 0)).toBeCloseTo(t.pnl, 2);
+      expect(t.parts!.reduce((a, p) => a + p.volume, 0)).toBeCloseTo(t.volume, 8);
+      expect(t.parts!.at(-1)!.exit_time).toBe(t.exit_time);
+    }
+  }, 400_000);
+
   it('fails a run whose strategy raises, with the Python traceback line in error_message', async () => {
     const { bot } = await setup(alice);
     const code = 'def signals(data, params):\n    raise RuntimeError("no edge today")\n';

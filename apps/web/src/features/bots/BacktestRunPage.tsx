@@ -135,6 +135,9 @@ export function BacktestRunPage() {
                   <Table.Td>
                     {t.exit_reason}
                     {t.entry_bar_exit ? ' (entry bar)' : ''}
+                    {t.parts
+                      ? `, in ${t.parts.length} parts: ${t.parts.map((p) => `${p.volume} at ${p.exit_price.toFixed(5)}`).join(', ')}`
+                      : ''}
                   </Table.Td>
                 </Table.Tr>
               ))}

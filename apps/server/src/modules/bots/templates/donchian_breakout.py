@@ -1,8 +1,9 @@
 """Donchian breakout (vectorised style).
 
 Enters long when the close breaks above the highest high of the previous `period` bars, short when it
-breaks below the lowest low. The stop is the opposite side of a channel half as long; the target is
-`target_r` R. An opposite breakout closes the position.
+breaks below the lowest low. The stop is the opposite side of a channel half as long. Half the position
+is taken off half-way to the target, the other half at `target_r` R. An opposite breakout closes what
+is left.
 """
 from tradedesk import highest, lowest
 
@@ -32,5 +33,6 @@ def signals(data, params):
         "short_entries": shorts,
         "short_exits": entries,   # an upside breakout ends a short
         "sl": sl,
-        "tp_r": [params["target_r"]] * count,
+        # (R multiple, share of the position): one list for every entry.
+        "targets": [(params["target_r"] / 2, 0.5), (params["target_r"], 0.5)],
     }
