@@ -72,7 +72,9 @@ function dmiChunk(
   let minus = state[4]!;
   let dx = state[5]!;
   let dxCount = state[6]! | 0;
-  for (let i = from; i < to; i++) {
+  let i = from;
+  // Until the first ADX, every rule of the warm-up applies bar by bar.
+  for (; i < to && dxCount < adxSmoothing; i++) {
     if (i > diPeriod) {
       plusDm = (plusDm * keep + plusMove(high, low, i)) * inverse;
       minusDm = (minusDm * keep + minusMove(high, low, i)) * inverse;
@@ -90,18 +92,30 @@ function dmiChunk(
     plusDi[i] = plus;
     minusDi[i] = minus;
     const sum = plus + minus;
-    const x = Math.abs(plus - minus) / (sum === 0 ? 1 : sum);
+    dx += Math.abs(plus - minus) / (sum === 0 ? 1 : sum);
     dxCount++;
-    if (dxCount <= adxSmoothing) {
-      dx += x;
-      if (dxCount < adxSmoothing) {
-        adx[i] = NaN;
-        continue;
-      }
-      dx *= adxInverse;
-    } else {
-      dx = (dx * adxKeep + x) * adxInverse;
+    if (dxCount < adxSmoothing) {
+      adx[i] = NaN;
+      continue;
     }
+    dx *= adxInverse;
+    adx[i] = 100 * dx;
+  }
+  // After it, every bar smooths all four (a NaN close makes the DIs and the ADX NaN from then on, as
+  // in the warm-up).
+  for (; i < to; i++) {
+    plusDm = (plusDm * keep + plusMove(high, low, i)) * inverse;
+    minusDm = (minusDm * keep + minusMove(high, low, i)) * inverse;
+    tr = (tr * keep + trueRange(high[i]!, low[i]!, close[i - 1]!)) * inverse;
+    if (tr !== 0) {
+      const scale = 100 / tr;
+      plus = plusDm * scale;
+      minus = minusDm * scale;
+    }
+    plusDi[i] = plus;
+    minusDi[i] = minus;
+    const sum = plus + minus;
+    dx = (dx * adxKeep + Math.abs(plus - minus) / (sum === 0 ? 1 : sum)) * adxInverse;
     adx[i] = 100 * dx;
   }
   state[0] = plusDm;
