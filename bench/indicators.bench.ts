@@ -159,9 +159,9 @@ console.log(
 );
 
 /**
- * The memory floor: the set above returns 26 arrays of `bars` doubles and builds one more (Stoch
- * RSI's RSI); allocating and writing that many arrays, with no arithmetic, is the least any
- * implementation of this API can cost on this machine.
+ * The memory floor: the set above returns 26 arrays of `bars` doubles and builds one more (the
+ * ohlc4 column of the last job); allocating and writing that many arrays, with no arithmetic, is the
+ * least any implementation of this API can cost on this machine.
  */
 const OUTPUT_ARRAYS = 27;
 const floorJob: Job[] = [
