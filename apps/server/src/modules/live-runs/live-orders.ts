@@ -149,7 +149,7 @@ async function entry(
     if (s.stopped()) return 'stopped';
     const clientOrderId = liveClientOrderId(s.runId, barOpenMs, index, order.direction);
     s.onEntry?.();
-    const res = await executeTrade(s.ctx, s.user, body, { clientOrderId });
+    const res = await sendOnce(s, body, clientOrderId);
     const repo = liveRunsRepo(s.ctx.db);
     await repo.linkTrade({
       trade_id: res.trade_id,
@@ -173,6 +173,26 @@ async function entry(
     const http = knownErrorToHttp(e);
     if (!http || http.statusCode >= 500) throw e;
     return refuse(detailOf(e));
+  }
+}
+
+/**
+ * Sends the entry with its client order id. When an earlier send of the same order lost its answer
+ * (the broker went down meanwhile), its trade stays "submitting" and the send answers 409: the
+ * positions are reconciled with the broker first, which settles that trade (found open, or cancelled
+ * when the broker never had it), and the send is tried once more. Still unsettled: the broker is
+ * treated as unreachable and the bar is tried again on the next pass, never counted as refused.
+ */
+export async function sendOnce(s: OrderScope, body: TradeExecuteRequest, clientOrderId: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await executeTrade(s.ctx, s.user, body, { clientOrderId });
+    } catch (e) {
+      if (knownErrorToHttp(e)?.statusCode !== 409) throw e;
+      if (attempt > 1) throw new BrokerError('an earlier send of this order is not settled yet');
+      await s.log('info', 'An earlier send of this order lost its answer: reconciling with the broker.');
+      await positionsService(s.ctx).openPositions(s.user, s.accountId);
+    }
   }
 }
 
