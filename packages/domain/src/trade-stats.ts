@@ -127,22 +127,35 @@ export function computeTradeStats(
  * so drawdowns stay visible, and the final point is always kept.
  */
 export function downsample<P extends EquityPoint>(curve: P[], maxPoints: number): P[] {
-  if (curve.length <= maxPoints || maxPoints < 4) return curve;
+  const kept = downsampleIndexes(curve.length, (i) => curve[i]!.equity_minor, maxPoints);
+  return kept ? kept.map((i) => curve[i]!) : curve;
+}
+
+/**
+ * `downsample` on positions: the indexes of the points a curve of `length` points keeps (equity of
+ * point i from `equityAt`), or null when it keeps them all. Callers with equity in an array build
+ * only the points kept.
+ */
+export function downsampleIndexes(
+  length: number,
+  equityAt: (i: number) => number,
+  maxPoints: number,
+): number[] | null {
+  if (length <= maxPoints || maxPoints < 4) return null;
   const buckets = Math.floor(maxPoints / 2);
-  const size = curve.length / buckets;
-  const out: P[] = [];
+  const size = length / buckets;
+  const out: number[] = [];
   for (let b = 0; b < buckets; b++) {
     const from = Math.floor(b * size);
-    const to = Math.min(curve.length, Math.floor((b + 1) * size));
+    const to = Math.min(length, Math.floor((b + 1) * size));
     let lo = from;
     let hi = from;
     for (let i = from; i < to; i++) {
-      if (curve[i]!.equity_minor < curve[lo]!.equity_minor) lo = i;
-      if (curve[i]!.equity_minor > curve[hi]!.equity_minor) hi = i;
+      if (equityAt(i) < equityAt(lo)) lo = i;
+      if (equityAt(i) > equityAt(hi)) hi = i;
     }
-    for (const i of lo <= hi ? [lo, hi] : [hi, lo]) if (out.at(-1) !== curve[i]) out.push(curve[i]!);
+    for (const i of lo <= hi ? [lo, hi] : [hi, lo]) if (out.at(-1) !== i) out.push(i);
   }
-  const last = curve.at(-1)!;
-  if (out.at(-1) !== last) out.push(last);
+  if (out.at(-1) !== length - 1) out.push(length - 1);
   return out;
 }

@@ -1,8 +1,9 @@
 /**
  * Breakdowns: the closed trades grouped by one property, with the figures of each group.
  */
-import { FiguresAccumulator, type GroupFigures, type ReportTrade } from './figures';
-import { isoMs, localClock } from './time-zone';
+import { columnsOf, TRADE_BOT, TRADE_SELL, type ReportColumns } from './columns';
+import { FigureTallies, rValues, type GroupFigures, type ReportTrade } from './figures';
+import { DAY_MS, HOUR_MS, localDay, localHour, localTime, weekdayOf, zoneDayOffset } from './time-zone';
 import { WEEKDAYS } from '../analysis/stats';
 
 export const BREAKDOWN_DIMENSIONS = [
@@ -54,55 +55,158 @@ export interface BreakdownOptions {
   timeZone?: string;
 }
 
-type KeyFn = (t: ReportTrade, entryMs: number) => string | readonly string[];
-
 const HOUR_LABELS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`);
+const SESSION_NAMES = SESSIONS.map((s) => s.name);
 const textKey = (v: string | null) => (v && v.trim() ? v.trim() : NONE_LABEL);
 
-function keyFns(timeZone: string): Record<BreakdownDimension, KeyFn> {
-  const local = localClock(timeZone);
-  const sessionClocks = SESSIONS.map((s) => ({ ...s, clock: localClock(s.timeZone) }));
-  // One trade's entry is read by weekday and hour: the last parts are kept.
-  let lastMs = NaN;
-  let last = local(0);
-  const parts = (ms: number) => (ms === lastMs ? last : ((lastMs = ms), (last = local(ms))));
-  // Sets of open sessions are few: each is one shared array.
-  const sessionSets = new Map<number, readonly string[]>();
-  return {
-    instrument: (t) => t.symbol,
-    direction: (t) => (t.direction === 'BUY' ? 'Buy' : 'Sell'),
-    weekday: (_t, ms) => WEEKDAY_NAMES[parts(ms).weekday]!,
-    hour: (_t, ms) => HOUR_LABELS[parts(ms).hour]!,
-    session: (_t, ms) => {
-      let mask = 0;
-      sessionClocks.forEach((s, i) => {
-        const p = s.clock(ms);
-        if (p.weekday < 5 && p.hour >= s.fromHour && p.hour < s.toHour) mask |= 1 << i;
-      });
-      let set = sessionSets.get(mask);
-      if (!set) {
-        const open = sessionClocks.filter((_s, i) => mask & (1 << i)).map((s) => s.name);
-        sessionSets.set(mask, (set = open.length ? open : [OUTSIDE_SESSIONS]));
-      }
-      return set;
-    },
-    holding_time: (t, ms) => {
-      const held = isoMs(t.closed_at) - ms;
-      return HOLDING_BUCKETS.find((b) => held < b.below)!.label;
-    },
-    strategy_tag: (t) => textKey(t.strategy_tag),
-    emotional_state: (t) => textKey(t.emotional_state),
-    market_condition: (t) => textKey(t.market_condition),
-    trader: (t) => textKey(t.trader),
-    bot: (t) => (t.bot ? 'Bot' : 'Manual'),
+/**
+ * One dimension's grouping: each trade's group and the group labels. Fixed dimensions number their
+ * labels up front; text dimensions number each distinct label as it first appears. Sessions give
+ * each trade a set of groups (a trade may be in several): `of` then numbers the set in `sets`.
+ */
+interface Grouping {
+  labels: string[];
+  of: Int32Array;
+  sets?: readonly (readonly number[])[];
+}
+
+/** Groups by the label of each text code (`textKey` by default), each distinct label one group. */
+function textGrouping(
+  c: ReportColumns,
+  codes: Uint32Array,
+  labelOf: (text: string | null) => string = textKey,
+): Grouping {
+  const labels: string[] = [];
+  const byLabel = new Map<string, number>();
+  const byCode = new Int32Array(c.texts.length).fill(-1);
+  const of = new Int32Array(c.length);
+  for (let i = 0; i < c.length; i++) {
+    const code = codes[i]!;
+    let g = byCode[code]!;
+    if (g < 0) {
+      const label = labelOf(c.texts[code]!);
+      g = byLabel.get(label) ?? -1;
+      if (g < 0) byLabel.set(label, (g = labels.push(label) - 1));
+      byCode[code] = g;
+    }
+    of[i] = g;
+  }
+  return { labels, of };
+}
+
+/** A dimension numbered up front: `group` gives trade i's group among `labels`. */
+function fixedGrouping(c: ReportColumns, labels: readonly string[], group: (i: number) => number): Grouping {
+  const of = new Int32Array(c.length);
+  for (let i = 0; i < c.length; i++) of[i] = group(i);
+  return { labels: [...labels], of };
+}
+
+/** The open sessions at each trade's entry, as a bit set (bit k: SESSIONS[k]); no bit: outside. */
+function sessionGrouping(c: ReportColumns): Grouping {
+  const clocks = SESSIONS.map((s) => ({
+    ...s,
+    local: localTime(s.timeZone),
+    dayOffset: zoneDayOffset(s.timeZone),
+  }));
+  const maskAt = (ms: number) => {
+    let mask = 0;
+    for (let k = 0; k < clocks.length; k++) {
+      const s = clocks[k]!;
+      const l = s.local(ms);
+      const hour = localHour(l);
+      if (weekdayOf(localDay(l)) < 5 && hour >= s.fromHour && hour < s.toHour) mask |= 1 << k;
+    }
+    return mask;
   };
+  // On a UTC day when every zone keeps one whole-hour offset, local hours start with UTC hours: the
+  // set is the same through each UTC hour, worked out 24 times a day instead of once a trade.
+  const days = new Map<number, Int32Array | null>();
+  const of = new Int32Array(c.length);
+  let day = NaN;
+  let byHour: Int32Array | null | undefined = null;
+  for (let i = 0; i < c.length; i++) {
+    const ms = c.openedMs[i]!;
+    const d = Math.floor(ms / DAY_MS);
+    if (d !== day) {
+      day = d;
+      byHour = days.get(d);
+      if (byHour === undefined) {
+        const whole = clocks.every((s) => {
+          const off = s.dayOffset(d);
+          return off !== null && off % HOUR_MS === 0;
+        });
+        byHour = whole ? Int32Array.from({ length: 24 }, (_, h) => maskAt(d * DAY_MS + h * HOUR_MS)) : null;
+        days.set(d, byHour);
+      }
+    }
+    of[i] = byHour && Number.isFinite(ms) ? byHour[Math.floor((ms - d * DAY_MS) / HOUR_MS)]! : maskAt(ms);
+  }
+  const outside = SESSION_NAMES.length;
+  const sets = Array.from({ length: 1 << clocks.length }, (_, mask) => {
+    const open = clocks.map((_s, k) => k).filter((k) => mask & (1 << k));
+    return open.length ? open : [outside];
+  });
+  return { labels: [...SESSION_NAMES, OUTSIDE_SESSIONS], of, sets };
+}
+
+/** Local times of the entries in `timeZone`, worked out once for the weekday and the hour. */
+function localEntries(c: ReportColumns, timeZone: string): () => Float64Array {
+  let out: Float64Array | undefined;
+  return () => {
+    if (!out) {
+      const local = localTime(timeZone);
+      out = new Float64Array(c.length);
+      for (let i = 0; i < c.length; i++) out[i] = local(c.openedMs[i]!);
+    }
+    return out;
+  };
+}
+
+function grouping(dim: BreakdownDimension, c: ReportColumns, entries: () => Float64Array): Grouping {
+  switch (dim) {
+    case 'instrument':
+      return textGrouping(c, c.symbol, (symbol) => symbol ?? '');
+    case 'direction':
+      return fixedGrouping(c, ['Buy', 'Sell'], (i) => (c.flags[i]! & TRADE_SELL ? 1 : 0));
+    case 'weekday': {
+      const local = entries();
+      return fixedGrouping(c, WEEKDAY_NAMES, (i) => weekdayOf(localDay(local[i]!)));
+    }
+    case 'hour': {
+      const local = entries();
+      return fixedGrouping(c, HOUR_LABELS, (i) => localHour(local[i]!));
+    }
+    case 'session':
+      return sessionGrouping(c);
+    case 'holding_time':
+      return fixedGrouping(
+        c,
+        HOLDING_BUCKETS.map((b) => b.label),
+        (i) => {
+          const held = c.closedMs[i]! - c.openedMs[i]!;
+          const b = HOLDING_BUCKETS.findIndex((x) => held < x.below);
+          // A time that cannot be read (NaN) falls in the last bucket rather than failing the report.
+          return b < 0 ? HOLDING_BUCKETS.length - 1 : b;
+        },
+      );
+    case 'strategy_tag':
+      return textGrouping(c, c.strategyTag);
+    case 'emotional_state':
+      return textGrouping(c, c.emotionalState);
+    case 'market_condition':
+      return textGrouping(c, c.marketCondition);
+    case 'trader':
+      return textGrouping(c, c.trader);
+    case 'bot':
+      return fixedGrouping(c, ['Manual', 'Bot'], (i) => (c.flags[i]! & TRADE_BOT ? 1 : 0));
+  }
 }
 
 /** The order rows come in: natural order for weekdays, hours, sessions and buckets; else by key. */
 function order(dim: BreakdownDimension): (a: string, b: string) => number {
   const fixed: Partial<Record<BreakdownDimension, readonly string[]>> = {
     weekday: WEEKDAY_NAMES,
-    session: [...SESSIONS.map((s) => s.name), OUTSIDE_SESSIONS],
+    session: [...SESSION_NAMES, OUTSIDE_SESSIONS],
     holding_time: HOLDING_BUCKETS.map((b) => b.label),
     direction: ['Buy', 'Sell'],
     bot: ['Manual', 'Bot'],
@@ -113,36 +217,58 @@ function order(dim: BreakdownDimension): (a: string, b: string) => number {
 }
 
 /**
- * Every requested breakdown in one pass over the trades. A trade entered while two sessions overlap
- * counts in both session rows (so session rows may add up to more than the total).
+ * Every requested breakdown, each group's figures tallied in closing order. A trade entered while two sessions overlap counts in both session rows (so session rows
+ * may add up to more than the total).
  */
+export function breakdownsOf(
+  c: ReportColumns,
+  dims: readonly BreakdownDimension[] = BREAKDOWN_DIMENSIONS,
+  opts: BreakdownOptions = {},
+): Record<BreakdownDimension, BreakdownRow[]> {
+  const entries = localEntries(c, opts.timeZone ?? 'UTC');
+  const used = dims.map((d) => grouping(d, c, entries));
+  const r = rValues(c);
+  // Each dimension's groups tallied in one pass over the trades, in closing order.
+  const tallies = used.map(({ labels, of, sets }) => {
+    const tally = new FigureTallies(labels.length);
+    if (!sets) tally.addAll(of, c.pnl, r, c.length);
+    else {
+      // A trade in several groups (sessions) is added to each: one entry per (trade, group), in
+      // closing order, so every group still sums its trades in that order.
+      let count = 0;
+      for (let i = 0; i < c.length; i++) count += sets[of[i]!]!.length;
+      const groups = new Int32Array(count);
+      const pnl = new Float64Array(count);
+      const rs = new Float64Array(count);
+      for (let i = 0, at = 0; i < c.length; i++)
+        for (const g of sets[of[i]!]!) {
+          groups[at] = g;
+          pnl[at] = c.pnl[i]!;
+          rs[at++] = r[i]!;
+        }
+      tally.addAll(groups, pnl, rs, count);
+    }
+    return tally;
+  });
+  const out = {} as Record<BreakdownDimension, BreakdownRow[]>;
+  dims.forEach((dim, d) => {
+    const { labels } = used[d]!;
+    const tally = tallies[d]!;
+    const cmp = order(dim);
+    out[dim] = labels
+      .map((key, g) => ({ key, g }))
+      .filter(({ g }) => tally.count(g) > 0)
+      .sort((a, b) => cmp(a.key, b.key))
+      .map(({ key, g }) => ({ key, ...tally.figures(g) }));
+  });
+  return out;
+}
+
+/** `breakdownsOf` for report trades in closing order. */
 export function computeBreakdowns(
   trades: readonly ReportTrade[],
   dims: readonly BreakdownDimension[] = BREAKDOWN_DIMENSIONS,
   opts: BreakdownOptions = {},
 ): Record<BreakdownDimension, BreakdownRow[]> {
-  const all = keyFns(opts.timeZone ?? 'UTC');
-  const fns = dims.map((d) => all[d]);
-  const groups = dims.map(() => new Map<string, FiguresAccumulator>());
-  const add = (map: Map<string, FiguresAccumulator>, key: string, t: ReportTrade) => {
-    let acc = map.get(key);
-    if (!acc) map.set(key, (acc = new FiguresAccumulator()));
-    acc.add(t);
-  };
-  for (const t of trades) {
-    const entry = isoMs(t.opened_at);
-    for (let i = 0; i < fns.length; i++) {
-      const keys = fns[i]!(t, entry);
-      if (typeof keys === 'string') add(groups[i]!, keys, t);
-      else for (const key of keys) add(groups[i]!, key, t);
-    }
-  }
-  const out = {} as Record<BreakdownDimension, BreakdownRow[]>;
-  dims.forEach((dim, i) => {
-    const cmp = order(dim);
-    out[dim] = [...groups[i]!.entries()]
-      .sort(([a], [b]) => cmp(a, b))
-      .map(([key, acc]) => ({ key, ...acc.figures() }));
-  });
-  return out;
+  return breakdownsOf(columnsOf(trades), dims, opts);
 }

@@ -2,8 +2,9 @@
  * The P/L calendar: each trading day's result (by the day a trade closed, in the trader's zone),
  * with ISO-week (Monday first), month and year totals.
  */
+import { columnsOf, type ReportColumns } from './columns';
 import type { ReportTrade } from './figures';
-import { dayKey, isoMs, localClock } from './time-zone';
+import { dayKey, localDay, localTime, weekdayOf } from './time-zone';
 
 export interface CalendarTotal {
   /** YYYY-MM-DD for days, the week's Monday for weeks, YYYY-MM for months, YYYY for years. */
@@ -32,18 +33,23 @@ function addInto(map: Map<string, CalendarTotal>, key: string, from: CalendarTot
   row.losses += from.losses;
 }
 
-export function computeCalendar(trades: readonly ReportTrade[], timeZone = 'UTC'): PnlCalendar {
-  const local = localClock(timeZone);
+/** The calendar of the columns' trades, days in `timeZone`. */
+export function calendarOf(
+  c: Pick<ReportColumns, 'length' | 'closedMs' | 'pnl'>,
+  timeZone = 'UTC',
+): PnlCalendar {
+  const local = localTime(timeZone);
   // Days first (by day number), then the few distinct days rolled up into weeks, months and years.
   const byDay = new Map<number, CalendarTotal>();
-  for (const t of trades) {
-    const { day } = local(isoMs(t.closed_at));
+  for (let i = 0; i < c.length; i++) {
+    const day = localDay(local(c.closedMs[i]!));
+    const pnl = c.pnl[i]!;
     let row = byDay.get(day);
     if (!row) byDay.set(day, (row = tally('')));
-    row.net_minor += t.pnl_minor;
+    row.net_minor += pnl;
     row.trades++;
-    if (t.pnl_minor > 0) row.wins++;
-    else if (t.pnl_minor < 0) row.losses++;
+    if (pnl > 0) row.wins++;
+    else if (pnl < 0) row.losses++;
   }
   const dayNums = [...byDay.keys()].sort((a, b) => a - b);
   const days: CalendarTotal[] = [];
@@ -54,10 +60,14 @@ export function computeCalendar(trades: readonly ReportTrade[], timeZone = 'UTC'
     const row = byDay.get(d)!;
     row.key = dayKey(d);
     days.push(row);
-    const weekday = (((d + 3) % 7) + 7) % 7;
-    addInto(weeks, dayKey(d - weekday), row);
+    addInto(weeks, dayKey(d - weekdayOf(d)), row);
     addInto(months, row.key.slice(0, 7), row);
     addInto(years, row.key.slice(0, 4), row);
   }
   return { days, weeks: [...weeks.values()], months: [...months.values()], years: [...years.values()] };
+}
+
+/** `calendarOf` for report trades. */
+export function computeCalendar(trades: readonly ReportTrade[], timeZone = 'UTC'): PnlCalendar {
+  return calendarOf(columnsOf(trades), timeZone);
 }

@@ -2,7 +2,14 @@
  * Journal discipline: how many trades were journaled, with a snapshot, with a reason, and how the
  * journaled trades did against the others.
  */
-import { FiguresAccumulator, type GroupFigures, type ReportTrade } from './figures';
+import {
+  columnsOf,
+  TRADE_JOURNALED,
+  TRADE_WITH_REASON,
+  TRADE_WITH_SNAPSHOT,
+  type ReportColumns,
+} from './columns';
+import { FigureTallies, rValues, type GroupFigures, type ReportTrade } from './figures';
 
 export interface Discipline {
   trades: number;
@@ -18,17 +25,25 @@ export interface Discipline {
 }
 
 export function journalDiscipline(trades: readonly ReportTrade[]): Discipline {
-  const yes = new FiguresAccumulator();
-  const no = new FiguresAccumulator();
+  return disciplineOf(columnsOf(trades));
+}
+
+/** `journalDiscipline` of the columns' trades. */
+export function disciplineOf(c: Pick<ReportColumns, 'length' | 'pnl' | 'risk' | 'flags'>): Discipline {
+  // Group 0: journaled, 1: not.
+  const of = new Int32Array(c.length);
   let snap = 0;
   let reason = 0;
-  for (const t of trades) {
-    (t.journaled ? yes : no).add(t);
-    if (t.with_snapshot) snap++;
-    if (t.with_reason) reason++;
+  for (let i = 0; i < c.length; i++) {
+    const f = c.flags[i]!;
+    of[i] = f & TRADE_JOURNALED ? 0 : 1;
+    if (f & TRADE_WITH_SNAPSHOT) snap++;
+    if (f & TRADE_WITH_REASON) reason++;
   }
-  const n = trades.length;
-  const journaled = yes.figures();
+  const tally = new FigureTallies(2);
+  tally.addAll(of, c.pnl, rValues(c), c.length);
+  const n = c.length;
+  const journaled = tally.figures(0);
   const share = (k: number) => (n ? k / n : null);
   return {
     trades: n,
@@ -39,6 +54,6 @@ export function journalDiscipline(trades: readonly ReportTrade[]): Discipline {
     snapshot_share: share(snap),
     reason_share: share(reason),
     journaled_figures: journaled,
-    not_journaled_figures: no.figures(),
+    not_journaled_figures: tally.figures(1),
   };
 }

@@ -1,7 +1,9 @@
 /**
  * The R-multiple histogram, the closed-trade equity curve with its drawdown, and streaks.
  */
-import { rMultiple, type ReportTrade } from './figures';
+import { downsampleIndexes } from '../trade-stats';
+import type { ReportColumns } from './columns';
+import { rOf, type ReportTrade } from './figures';
 
 export interface HistogramBin {
   /** Inclusive lower edge in R; null for the open-ended lowest bin. */
@@ -23,14 +25,28 @@ export interface RHistogram {
  */
 export function rHistogram(
   trades: readonly Pick<ReportTrade, 'pnl_minor' | 'initial_risk_minor'>[],
-  { min = -3, max = 5, width = 0.5 }: { min?: number; max?: number; width?: number } = {},
+  bins: HistogramOptions = {},
+): RHistogram {
+  return histogramOf(moneyColumns(trades), bins);
+}
+
+export interface HistogramOptions {
+  min?: number;
+  max?: number;
+  width?: number;
+}
+
+/** `rHistogram` of the columns' trades. */
+export function histogramOf(
+  c: Pick<ReportColumns, 'length' | 'pnl' | 'risk'>,
+  { min = -3, max = 5, width = 0.5 }: HistogramOptions = {},
 ): RHistogram {
   const inner = Math.round((max - min) / width);
   const counts = new Array<number>(inner + 2).fill(0);
   let without = 0;
-  for (const t of trades) {
-    const r = rMultiple(t);
-    if (r === null) {
+  for (let i = 0; i < c.length; i++) {
+    const r = rOf(c.pnl[i]!, c.risk[i]!);
+    if (Number.isNaN(r)) {
       without++;
       continue;
     }
@@ -44,6 +60,17 @@ export function rHistogram(
     count,
   }));
   return { bins, without_risk: without };
+}
+
+/** P/L and risk of trade objects as the columns the functions here read. */
+function moneyColumns(trades: readonly Partial<Pick<ReportTrade, 'pnl_minor' | 'initial_risk_minor'>>[]) {
+  const pnl = new Float64Array(trades.length);
+  const risk = new Float64Array(trades.length);
+  trades.forEach((t, i) => {
+    pnl[i] = t.pnl_minor ?? 0;
+    risk[i] = t.initial_risk_minor ?? NaN;
+  });
+  return { length: trades.length, pnl, risk };
 }
 
 export interface DrawdownPoint {
@@ -63,17 +90,43 @@ export function equityWithDrawdown(
   trades: readonly Pick<ReportTrade, 'pnl_minor' | 'closed_at'>[],
   startMinor = 0,
 ): EquityWithDrawdown {
-  let equity = startMinor;
+  const c = { ...moneyColumns(trades), closedAt: (i: number) => trades[i]!.closed_at };
+  return equityOf(c, Infinity, startMinor);
+}
+
+/**
+ * The equity curve of the columns' trades (in closing order) with its drawdown, kept to at most
+ * `maxPoints` points as `downsample` keeps them (the maximum drawdown is over every trade); only
+ * the points kept are built.
+ */
+export function equityOf(
+  c: Pick<ReportColumns, 'length' | 'pnl' | 'closedAt'>,
+  maxPoints = Infinity,
+  startMinor = 0,
+): EquityWithDrawdown {
+  const equity = new Float64Array(c.length);
+  const drawdown = new Float64Array(c.length);
+  let running = startMinor;
   let peak = startMinor;
   let max = 0;
-  const points = trades.map((t) => {
-    equity += t.pnl_minor;
-    if (equity > peak) peak = equity;
-    const dd = peak - equity;
+  for (let i = 0; i < c.length; i++) {
+    running += c.pnl[i]!;
+    if (running > peak) peak = running;
+    const dd = peak - running;
     if (dd > max) max = dd;
-    return { time: t.closed_at, equity_minor: equity, drawdown_minor: dd };
+    equity[i] = running;
+    drawdown[i] = dd;
+  }
+  const kept = downsampleIndexes(c.length, (i) => equity[i]!, maxPoints);
+  const point = (i: number): DrawdownPoint => ({
+    time: c.closedAt(i),
+    equity_minor: equity[i]!,
+    drawdown_minor: drawdown[i]!,
   });
-  return { points, max_drawdown_minor: max };
+  return {
+    points: kept ? kept.map(point) : Array.from({ length: c.length }, (_, i) => point(i)),
+    max_drawdown_minor: max,
+  };
 }
 
 export interface Streaks {
@@ -85,23 +138,29 @@ export interface Streaks {
 
 /** Trades in closing order; a breakeven trade ends either run. */
 export function streaks(trades: readonly Pick<ReportTrade, 'pnl_minor'>[]): Streaks {
+  return streaksOf(moneyColumns(trades));
+}
+
+/** `streaks` of the columns' trades. */
+export function streaksOf(c: Pick<ReportColumns, 'length' | 'pnl'>): Streaks {
   let win = 0;
   let loss = 0;
   let longestWin = 0;
   let longestLoss = 0;
-  for (const t of trades) {
-    if (t.pnl_minor > 0) {
+  for (let i = 0; i < c.length; i++) {
+    const pnl = c.pnl[i]!;
+    if (pnl > 0) {
       win++;
       loss = 0;
-    } else if (t.pnl_minor < 0) {
+    } else if (pnl < 0) {
       loss++;
       win = 0;
     } else {
       win = 0;
       loss = 0;
     }
-    longestWin = Math.max(longestWin, win);
-    longestLoss = Math.max(longestLoss, loss);
+    if (win > longestWin) longestWin = win;
+    if (loss > longestLoss) longestLoss = loss;
   }
   return { longest_win: longestWin, longest_loss: longestLoss, current: win ? win : loss ? -loss : 0 };
 }

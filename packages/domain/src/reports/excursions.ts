@@ -60,39 +60,78 @@ export interface ExcursionReport {
 
 const MINUTE = 60_000;
 
-/** One trade against the candles of its symbol (any series holding its time; null when none does). */
-export function tradeExcursion(t: ExcursionTrade, m1: CandleSeries): TradeExcursion | null {
-  const from = Math.floor(isoMs(t.opened_at) / MINUTE) * MINUTE;
-  const to = isoMs(t.closed_at);
+/** How far the price went for and against a trade, before it is put in R and money. */
+export interface PriceExcursion {
+  mfe_price: number;
+  mae_price: number;
+  negative_first: boolean;
+}
+
+/**
+ * The price excursion of a position (`buy`, `entry`) held from `openedMs` to `closedMs`, from the
+ * M1 bars of any series holding that time; null when no bar of the time is in the series. The bar
+ * holding the entry (from its minute) and the bar holding the exit are read whole.
+ */
+export function measureExcursion(
+  buy: boolean,
+  entry: number,
+  openedMs: number,
+  closedMs: number,
+  m1: CandleSeries,
+): PriceExcursion | null {
+  const from = Math.floor(openedMs / MINUTE) * MINUTE;
   let i = lowerBound(m1.time, from);
-  const buy = t.direction === 'BUY';
   let mfe = 0;
   let mae = 0;
   let firstFor = -1;
   let firstAgainst = -1;
   let bars = 0;
-  for (; i < m1.time.length && m1.time[i]! <= to; i++, bars++) {
-    const favour = buy ? m1.high[i]! - t.entry_price : t.entry_price - m1.low[i]!;
-    const against = buy ? t.entry_price - m1.low[i]! : m1.high[i]! - t.entry_price;
+  for (; i < m1.time.length && m1.time[i]! <= closedMs; i++, bars++) {
+    const favour = buy ? m1.high[i]! - entry : entry - m1.low[i]!;
+    const against = buy ? entry - m1.low[i]! : m1.high[i]! - entry;
     if (favour > mfe) mfe = favour;
     if (against > mae) mae = against;
     if (favour > 0 && firstFor < 0) firstFor = bars;
     if (against > 0 && firstAgainst < 0) firstAgainst = bars;
   }
   if (!bars) return null;
+  return {
+    mfe_price: mfe,
+    mae_price: mae,
+    negative_first: firstAgainst >= 0 && (firstFor < 0 || firstAgainst < firstFor),
+  };
+}
+
+/** A trade's excursion in price, R and money, from its price excursion. */
+export function excursionFigures(
+  t: Pick<ExcursionTrade, 'id' | 'entry_price' | 'stop_loss' | 'initial_risk_minor' | 'pnl_minor'>,
+  p: PriceExcursion,
+): TradeExcursion {
   const stopDist = t.stop_loss === null ? 0 : Math.abs(t.entry_price - t.stop_loss);
   const perPrice = stopDist > 0 && t.initial_risk_minor ? t.initial_risk_minor / stopDist : null;
   return {
     id: t.id,
-    mfe_price: mfe,
-    mae_price: mae,
-    mfe_r: stopDist > 0 ? mfe / stopDist : null,
-    mae_r: stopDist > 0 ? mae / stopDist : null,
-    mfe_minor: perPrice === null ? null : Math.round(mfe * perPrice),
-    mae_minor: perPrice === null ? null : Math.round(mae * perPrice),
+    mfe_price: p.mfe_price,
+    mae_price: p.mae_price,
+    mfe_r: stopDist > 0 ? p.mfe_price / stopDist : null,
+    mae_r: stopDist > 0 ? p.mae_price / stopDist : null,
+    mfe_minor: perPrice === null ? null : Math.round(p.mfe_price * perPrice),
+    mae_minor: perPrice === null ? null : Math.round(p.mae_price * perPrice),
     final_r: rMultiple(t),
-    negative_first: firstAgainst >= 0 && (firstFor < 0 || firstAgainst < firstFor),
+    negative_first: p.negative_first,
   };
+}
+
+/** One trade against the candles of its symbol (any series holding its time; null when none does). */
+export function tradeExcursion(t: ExcursionTrade, m1: CandleSeries): TradeExcursion | null {
+  const p = measureExcursion(
+    t.direction === 'BUY',
+    t.entry_price,
+    isoMs(t.opened_at),
+    isoMs(t.closed_at),
+    m1,
+  );
+  return p && excursionFigures(t, p);
 }
 
 /**
@@ -114,6 +153,48 @@ export function excursionReport(
   );
 }
 
+/** The report's sums, trade by trade: measured or not, winners negative first, left per target. */
+export class ExcursionTally {
+  measured = 0;
+  without = 0;
+  winners = 0;
+  negativeFirst = 0;
+  readonly left: LeftOnTable[];
+
+  constructor(targets: readonly number[] = [1, 2, 3]) {
+    this.left = targets.map((target_r) => ({ target_r, reached: 0, closed_below: 0, left_minor: 0 }));
+  }
+
+  /** A trade (in any order) and its measure, null when no candle of its time was found. */
+  add(
+    t: Pick<ExcursionTrade, 'pnl_minor' | 'initial_risk_minor'>,
+    x: Pick<TradeExcursion, 'mfe_r' | 'final_r' | 'negative_first'> | null,
+  ): void {
+    if (!x) {
+      this.without++;
+      return;
+    }
+    this.measured++;
+    if (t.pnl_minor > 0) {
+      this.winners++;
+      if (x.negative_first) this.negativeFirst++;
+    }
+    if (x.mfe_r === null || x.final_r === null || !t.initial_risk_minor) return;
+    for (const l of this.left) {
+      if (x.mfe_r + 1e-9 < l.target_r) continue;
+      l.reached++;
+      if (x.final_r < l.target_r) {
+        l.closed_below++;
+        l.left_minor += Math.round((l.target_r - x.final_r) * t.initial_risk_minor);
+      }
+    }
+  }
+
+  get negativeFirstShare(): number | null {
+    return this.winners ? this.negativeFirst / this.winners : null;
+  }
+}
+
 /**
  * The report from each trade's measure (`excursions[i]` belongs to `trades[i]`; null when no candle
  * of its time was found): callers that read candles piece by piece measure first, then sum here.
@@ -125,36 +206,19 @@ export function summariseExcursions(
 ): ExcursionReport {
   const measured: TradeExcursion[] = [];
   const without: string[] = [];
-  let winners = 0;
-  let negFirst = 0;
-  const left = targets.map((target_r) => ({ target_r, reached: 0, closed_below: 0, left_minor: 0 }));
+  const tally = new ExcursionTally(targets);
   trades.forEach((t, i) => {
-    const x = excursions[i];
-    if (!x) {
-      without.push(t.id);
-      return;
-    }
-    measured.push(x);
-    if (t.pnl_minor > 0) {
-      winners++;
-      if (x.negative_first) negFirst++;
-    }
-    if (x.mfe_r === null || x.final_r === null || !t.initial_risk_minor) return;
-    for (const l of left) {
-      if (x.mfe_r + 1e-9 < l.target_r) continue;
-      l.reached++;
-      if (x.final_r < l.target_r) {
-        l.closed_below++;
-        l.left_minor += Math.round((l.target_r - x.final_r) * t.initial_risk_minor);
-      }
-    }
+    const x = excursions[i] ?? null;
+    if (x) measured.push(x);
+    else without.push(t.id);
+    tally.add(t, x);
   });
   return {
     trades: measured,
     without_candles: without,
-    winners,
-    winners_negative_first: negFirst,
-    winners_negative_first_share: winners ? negFirst / winners : null,
-    left_on_table: left,
+    winners: tally.winners,
+    winners_negative_first: tally.negativeFirst,
+    winners_negative_first_share: tally.negativeFirstShare,
+    left_on_table: tally.left,
   };
 }

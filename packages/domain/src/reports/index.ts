@@ -5,3 +5,4 @@ export * from './calendar';
 export * from './distribution';
 export * from './excursions';
 export * from './discipline';
+export * from './columns';

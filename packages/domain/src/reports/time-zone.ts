@@ -13,14 +13,20 @@ export interface LocalParts {
 }
 
 export const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
+export const HOUR_MS = 3_600_000;
 
 /** YYYY-MM-DD of a day number. */
 export const dayKey = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 const formats = new Map<string, Intl.DateTimeFormat>();
-/** Per zone, the offset of each UTC day (null on a day it changes), kept across calls. */
+/**
+ * Per zone, the offset of each UTC day (null on a day it changes) and of each quarter hour of those
+ * days (null in the quarter it changes), kept across calls: Intl is asked twice a day or quarter,
+ * not once a trade.
+ */
 const dayOffsets = new Map<string, Map<number, number | null>>();
+const quarterOffsets = new Map<string, Map<number, number | null>>();
+const QUARTER_MS = 900_000;
 
 function exactOffset(timeZone: string, ms: number): number {
   let fmt = formats.get(timeZone);
@@ -44,31 +50,73 @@ function exactOffset(timeZone: string, ms: number): number {
   return asUtc - Math.floor(ms / 1000) * 1000;
 }
 
+/** The offset of the span [from, from + length) when it is the same at both ends, else null. */
+function spanOffset(timeZone: string, from: number, length: number): number | null {
+  const a = exactOffset(timeZone, from);
+  return a === exactOffset(timeZone, from + length - 1) ? a : null;
+}
+
 /** The zone's offset at an instant, in ms (local = utc + offset). */
 export function zoneOffset(timeZone: string): (ms: number) => number {
   if (timeZone === 'UTC') return () => 0;
   let perDay = dayOffsets.get(timeZone);
   if (!perDay) dayOffsets.set(timeZone, (perDay = new Map()));
+  let perQuarter = quarterOffsets.get(timeZone);
+  if (!perQuarter) quarterOffsets.set(timeZone, (perQuarter = new Map()));
   const days = perDay;
+  const quarters = perQuarter;
+  // Trades come in time order: most instants fall on the day before them, asked for last.
+  let lastDay = NaN;
+  let lastOff: number | null = null;
   return (ms: number) => {
     const day = Math.floor(ms / DAY_MS);
+    if (day === lastDay && lastOff !== null) return lastOff;
     let off = days.get(day);
-    if (off === undefined) {
-      const a = exactOffset(timeZone, day * DAY_MS);
-      off = a === exactOffset(timeZone, day * DAY_MS + DAY_MS - 1) ? a : null;
-      days.set(day, off);
-    }
-    return off ?? exactOffset(timeZone, ms);
+    if (off === undefined) days.set(day, (off = spanOffset(timeZone, day * DAY_MS, DAY_MS)));
+    lastDay = day;
+    lastOff = off;
+    if (off !== null) return off;
+    const q = Math.floor(ms / QUARTER_MS);
+    let inQuarter = quarters.get(q);
+    if (inQuarter === undefined)
+      quarters.set(q, (inQuarter = spanOffset(timeZone, q * QUARTER_MS, QUARTER_MS)));
+    return inQuarter ?? exactOffset(timeZone, ms);
   };
 }
 
-export function localClock(timeZone: string): (ms: number) => LocalParts {
+/** The zone's offset over a whole UTC day (day number), or null on a day it changes. */
+export function zoneDayOffset(timeZone: string): (day: number) => number | null {
+  if (timeZone === 'UTC') return () => 0;
+  let perDay = dayOffsets.get(timeZone);
+  if (!perDay) dayOffsets.set(timeZone, (perDay = new Map()));
+  const days = perDay;
+  return (day: number) => {
+    let off = days.get(day);
+    if (off === undefined) days.set(day, (off = spanOffset(timeZone, day * DAY_MS, DAY_MS)));
+    return off;
+  };
+}
+
+/** Local wall-clock time of an instant as epoch-like ms (utc + the zone's offset then). */
+export function localTime(timeZone: string): (ms: number) => number {
   const offset = zoneOffset(timeZone);
+  return (ms: number) => ms + offset(ms);
+}
+
+/** Day number (see `dayKey`) of a local time from `localTime`. */
+export const localDay = (local: number): number => Math.floor(local / DAY_MS);
+/** 0 = Monday … 6 = Sunday of a local day number (1970-01-01 was a Thursday: 3). */
+export const weekdayOf = (day: number): number => (((day + 3) % 7) + 7) % 7;
+/** Hour 0-23 of a local time from `localTime`. */
+export const localHour = (local: number): number =>
+  Math.floor((local - Math.floor(local / DAY_MS) * DAY_MS) / HOUR_MS);
+
+export function localClock(timeZone: string): (ms: number) => LocalParts {
+  const local = localTime(timeZone);
   return (ms: number) => {
-    const local = ms + offset(ms);
-    const day = Math.floor(local / DAY_MS);
-    // 1970-01-01 was a Thursday (3 with Monday = 0).
-    return { day, weekday: (((day + 3) % 7) + 7) % 7, hour: Math.floor((local - day * DAY_MS) / HOUR_MS) };
+    const l = local(ms);
+    const day = localDay(l);
+    return { day, weekday: weekdayOf(day), hour: localHour(l) };
   };
 }
 
