@@ -69,6 +69,8 @@ export interface CandleChunksTable {
   covered_to: number;
   data: Uint8Array;
   updated_at: string;
+  /** Writes of the month so far, counted by the database (migration 0096): absent on insert. */
+  version?: number;
 }
 
 /** Long tasks of every kind (migration 0080); see apps/server/src/jobs/. */

@@ -26,6 +26,8 @@ export type {
 } from './schema-work';
 import type { LiveRunLogsTable, LiveRunsTable, LiveRunTradesTable } from './schema-live-runs';
 export type { LiveRunLogsTable, LiveRunsTable, LiveRunTradesTable } from './schema-live-runs';
+import type { ReportExcursionsTable, ReportFactsTable } from './schema-reports';
+export type { ReportExcursionsTable, ReportFactsTable } from './schema-reports';
 export interface UsersTable {
   id: string;
   username: string;
@@ -341,6 +343,8 @@ export interface Database {
   live_run_logs: LiveRunLogsTable;
   live_run_trades: LiveRunTradesTable;
   candle_chunks: CandleChunksTable;
+  report_facts: ReportFactsTable;
+  report_excursions: ReportExcursionsTable;
   jobs: JobsTable;
   chart_snapshot_configs: ChartSnapshotConfigsTable;
   snapshot_tasks: SnapshotTasksTable;

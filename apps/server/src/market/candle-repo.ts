@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db';
 import type { CandleChunksTable } from '../db/schema';
 
@@ -37,13 +38,25 @@ export function candleRepo(db: Db) {
       q = key.userId === null ? q.where('user_id', 'is', null) : q.where('user_id', '=', key.userId);
       return q.orderBy('month').execute();
     },
-    /** Writes a month's chunk, replacing the one stored. */
+    /**
+     * Writes a month's chunk, replacing the one stored. Each replacement counts one more `version`,
+     * which stored measures (the reports' MFE/MAE) name to know they were taken on these bars.
+     */
     async put(row: CandleChunksTable): Promise<void> {
       const { user_id, account_id, bar_count, covered_from, covered_to, data, updated_at } = row;
-      const changes = { user_id, account_id, bar_count, covered_from, covered_to, data, updated_at };
+      const changes = {
+        user_id,
+        account_id,
+        bar_count,
+        covered_from,
+        covered_to,
+        data,
+        updated_at,
+        version: sql<number>`candle_chunks.version + 1`,
+      };
       await db
         .insertInto('candle_chunks')
-        .values(row)
+        .values({ ...row, version: 1 })
         .onConflict((oc) => oc.columns(['source', 'symbol', 'timeframe', 'month']).doUpdateSet(changes))
         .execute();
     },

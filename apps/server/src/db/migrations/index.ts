@@ -18,6 +18,7 @@ import * as m0050 from './0050_trade_request_body';
 import * as m0060 from './0060_security';
 import * as m0090 from './0090_bots';
 import * as m0095 from './0095_live_runs';
+import * as m0096 from './0096_report_facts';
 
 /** Every migration, by a name that sorts in the order they must run. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0060_security': m0060,
   '0090_bots': m0090,
   '0095_live_runs': m0095,
+  '0096_report_facts': m0096,
 };

@@ -46,12 +46,7 @@ export async function measureWithCandles<T extends CandleTrade>(
   measure: (t: T, index: number, m1: CandleSeries | null) => void,
 ): Promise<void> {
   const repo = reportsRepo(ctx.db);
-  const csv = csvCandleSource(userId).key;
-  const registry = brokerRegistry(ctx);
-  const simKey = simCandleSource(registry.sim).key;
-  const sourceOf = new Map(
-    accounts.map((a) => [a.id, a.platform === 'SIM' ? simKey : brokerCandleSource(registry, a).key]),
-  );
+  const { csv, simKey, sourceOf } = candleSourcesOf(ctx, userId, accounts);
   // Trades by (account source, symbol), each group in order of entry.
   const groups = new Map<string, { source: string; symbol: string; idx: number[] }>();
   trades.forEach((t, i) => {
@@ -61,20 +56,7 @@ export async function measureWithCandles<T extends CandleTrade>(
     if (!g) groups.set(key, (g = { source, symbol: t.symbol, idx: [] }));
     g.idx.push(i);
   });
-  // Month keys by UTC day: a trade's months are worked out from a lookup, not a Date each time.
-  const keyByDay = new Map<number, string>();
-  const monthOf = (ms: number) => {
-    const day = Math.floor(ms / DAY);
-    let key = keyByDay.get(day);
-    if (key === undefined) keyByDay.set(day, (key = monthKey(ms)));
-    return key;
-  };
-  /** The months a trade's minutes fall in; none when its times cannot be read. */
-  const monthsSpanned = (open: number, close: number): string[] => {
-    if (!Number.isFinite(open) || !Number.isFinite(close) || close < open) return [];
-    const first = monthOf(open);
-    return first === monthOf(close) ? [first] : monthsOf(open, close + 1).map((m) => m.key);
-  };
+  const monthsSpanned = monthsSpannedBy();
   for (const g of groups.values()) {
     const entry = g.idx.map((i) => isoMs(trades[i]!.opened_at));
     const exit = g.idx.map((i) => isoMs(trades[i]!.closed_at));
@@ -127,6 +109,41 @@ export async function measureWithCandles<T extends CandleTrade>(
       measure(t, i, parts.length === 0 ? null : concatSeries(parts));
     }
   }
+}
+
+/**
+ * Where each account's M1 comes from (the simulator's shared source for a simulated account, the
+ * broker account's own otherwise) and the user's imports, which fill months the account's lack.
+ */
+export function candleSourcesOf(ctx: AppContext, userId: string, accounts: readonly TradingAccountsTable[]) {
+  const registry = brokerRegistry(ctx);
+  const simKey = simCandleSource(registry.sim).key;
+  return {
+    csv: csvCandleSource(userId).key,
+    simKey,
+    sourceOf: new Map(
+      accounts.map((a) => [a.id, a.platform === 'SIM' ? simKey : brokerCandleSource(registry, a).key]),
+    ),
+  };
+}
+
+/**
+ * The months ('YYYY-MM') a trade held from `open` to `close` (epoch ms) has minutes in; none when
+ * its times cannot be read. Month keys are looked up by UTC day, not worked out with a Date each time.
+ */
+export function monthsSpannedBy(): (open: number, close: number) => string[] {
+  const keyByDay = new Map<number, string>();
+  const monthOf = (ms: number) => {
+    const day = Math.floor(ms / DAY);
+    let key = keyByDay.get(day);
+    if (key === undefined) keyByDay.set(day, (key = monthKey(ms)));
+    return key;
+  };
+  return (open, close) => {
+    if (!Number.isFinite(open) || !Number.isFinite(close) || close < open) return [];
+    const first = monthOf(open);
+    return first === monthOf(close) ? [first] : monthsOf(open, close + 1).map((m) => m.key);
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { currencyDecimals, type ReportTrade } from '@tradedesk/domain';
+import { currencyDecimals, type ReportColumns } from '@tradedesk/domain';
 import { REPORT_MESSAGES, type ReportsQuery } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
 import type { TradingAccountsTable } from '../../db/schema';
@@ -6,8 +6,8 @@ import { badRequest } from '../../lib/http-error';
 import type { AuthUser } from '../../request-context';
 import { accountsRepo } from '../accounts/accounts.repo';
 import { rangeOf } from '../history/history.service';
-import { reportsRepo, type ReportFilter } from './reports.repo';
-import { toReportTrades } from './reports.model';
+import { joinChunks } from './reports.columns';
+import { factsReader, type FactChunk } from './reports.facts';
 
 export interface ReportScope {
   accounts: string[];
@@ -20,18 +20,29 @@ export interface LoadedReport {
   scope: ReportScope;
   /** The accounts in scope (owned by the user). */
   accountRows: TradingAccountsTable[];
-  filter: ReportFilter;
-  /** Closed trades in closing order, with their journals, narrowed by the tag. */
-  trades: ReportTrade[];
+  /** Closed trades in closing order, narrowed by the range, the instrument and the tag. */
+  trades: ReportColumns;
+  /** The months read (by month, then account), with their trade data when asked for. */
+  chunks: FactChunk[];
+  /** For each trade, its chunk in `chunks` and its position there. */
+  chunkOf: Uint32Array;
+  localOf: Uint32Array;
 }
 
 /** Reads what every report starts from: the accounts asked for and their closed trades in scope. */
 export function reportsLoader(ctx: AppContext) {
-  const repo = reportsRepo(ctx.db);
   const accounts = accountsRepo(ctx.db);
+  const read = factsReader(ctx.db);
 
-  /** The accounts asked for (404 for an account that is not the user's) and the trades in scope. */
-  return async function load(user: AuthUser, q: ReportsQuery): Promise<LoadedReport> {
+  /**
+   * The accounts asked for (404 for an account that is not the user's) and the trades in scope;
+   * `withTradeData` also reads ids, entry prices and stop distances (MFE/MAE).
+   */
+  return async function load(
+    user: AuthUser,
+    q: ReportsQuery,
+    opts: { withTradeData?: boolean } = {},
+  ): Promise<LoadedReport> {
     const range = rangeOf(q);
     const rows = q.account
       ? [await accounts.ownedOr404(user.id, q.account)]
@@ -39,30 +50,34 @@ export function reportsLoader(ctx: AppContext) {
     const currencies = [...new Set(rows.map((a) => a.currency))];
     if (currencies.length > 1) throw badRequest({ account: [REPORT_MESSAGES.mixedCurrencies] });
     const currency = currencies[0] ?? 'USD';
-    const filter: ReportFilter = {
-      userId: user.id,
-      accountIds: rows.map((a) => a.id),
+    const accountIds = rows.map((a) => a.id);
+    // Trades of several accounts in one month are put in order by id, which the trade data holds.
+    const chunks = await read(
+      user.id,
+      accountIds,
+      range.from?.slice(0, 7),
+      range.toExclusive?.slice(0, 7),
+      opts.withTradeData === true || accountIds.length > 1,
+    );
+    const tag = q.tag?.trim().toLowerCase();
+    const { trades, chunkOf, localOf } = joinChunks(chunks, {
       from: range.from,
       toExclusive: range.toExclusive,
-      instrument: q.instrument?.trim().toUpperCase(),
-    };
-    const tag = q.tag?.trim().toLowerCase();
-    // The database narrows to trades with a journal tag containing it (ASCII only: both dialects
-    // lower-case ASCII alike); the exact rule (the latest tag, trimmed, any case) is applied below.
-    if (tag && /^[\x20-\x7e]+$/.test(tag)) filter.tagContains = tag;
-    const [closed, journals] = await Promise.all([repo.closedTrades(filter), repo.journals(filter)]);
-    let trades = toReportTrades(closed, journals);
-    if (tag) trades = trades.filter((t) => t.strategy_tag?.toLowerCase() === tag);
+      instrument: q.instrument?.trim().toUpperCase() || undefined,
+      tag: tag || undefined,
+    });
     return {
       scope: {
-        accounts: filter.accountIds,
+        accounts: accountIds,
         currency,
         currency_decimals: currencyDecimals(currency),
         time_zone: q.tz ?? 'UTC',
       },
       accountRows: rows,
-      filter,
       trades,
+      chunks,
+      chunkOf,
+      localOf,
     };
   };
 }

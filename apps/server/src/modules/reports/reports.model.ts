@@ -41,6 +41,13 @@ function journalSummaries(packed: string): Map<string, JournalSummary> {
   return byTrade;
 }
 
+/** A closed trade as the reports' copy keeps it: the report trade and what MFE/MAE needs besides. */
+export interface FactTrade extends ReportTrade {
+  entry_price: number | null;
+  /** Entry to the initial stop: the distance filed at the fill, else entry to the stop held. */
+  stop_distance: number | null;
+}
+
 const byClosing = (x: ReportTrade, y: ReportTrade) =>
   x.closed_at < y.closed_at ? -1 : x.closed_at > y.closed_at ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
 
@@ -49,18 +56,20 @@ const byClosing = (x: ReportTrade, y: ReportTrade) =>
  * domain's report trades, in closing order (restored if the aggregate did not keep it). One split of
  * the whole text and one object per trade: no per-row arrays, no intermediate rows.
  */
-export function toReportTrades(packedTrades: string, packedJournals: string): ReportTrade[] {
+export function toReportTrades(packedTrades: string, packedJournals: string): FactTrade[] {
   if (!packedTrades) return [];
   const journals = journalSummaries(packedJournals);
   const f = packedTrades.split(FS);
   const n = Math.floor(f.length / TRADE_FIELDS);
-  const out = new Array<ReportTrade>(n);
+  const out = new Array<FactTrade>(n);
   let sorted = true;
   for (let r = 0, i = 0; r < n; r++, i += TRADE_FIELDS) {
     const id = f[i]!;
     const j = journals.get(id);
     const risk = f[i + 6]!;
-    const t: ReportTrade = {
+    const entry = f[i + 10]!;
+    const stop = f[i + 11]!;
+    const t: FactTrade = {
       id,
       symbol: f[i + 1]!,
       direction: f[i + 2] as 'BUY' | 'SELL',
@@ -76,6 +85,8 @@ export function toReportTrades(packedTrades: string, packedJournals: string): Re
       journaled: j !== undefined,
       with_snapshot: j ? j.has_attachment : false,
       with_reason: f[i + 8] === '1' || (j ? j.has_reason : false),
+      entry_price: entry === '' ? null : Number(entry),
+      stop_distance: stop === '' ? null : Number(stop),
     };
     out[r] = t;
     if (sorted && r > 0 && byClosing(out[r - 1]!, t) > 0) sorted = false;

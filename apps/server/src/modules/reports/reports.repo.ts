@@ -1,40 +1,46 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db';
+import type { ReportExcursionsTable } from '../../db/schema';
 
+/** Which closed trades to read (the reports' copy is built from these reads, a month at a time). */
 export interface ReportFilter {
   userId: string;
   accountIds: string[];
-  /** Inclusive lower bound of closed_at (ISO). */
-  from?: string;
-  /** Exclusive upper bound of closed_at (ISO). */
-  toExclusive?: string;
-  instrument?: string;
-  /**
-   * Only trades with a journal entry whose strategy tag contains this text, ignoring ASCII case: a
-   * cheap superset of "tagged with it" for the tag filter, which the caller then applies exactly.
-   */
-  tagContains?: string;
+  /** Only trades closed in these months ('YYYY-MM' = substr(closed_at, 1, 7), as report_facts). */
+  months?: string[];
 }
 
-/** What MFE/MAE needs beyond the report row: where the trade's prices come from and its stop. */
-export interface TradePriceRow {
+/** A month of an account's copy (report_facts): the blobs only when they are up to date. */
+export interface FactsRow {
   account_id: string;
-  entry_price: number | null;
-  /** Entry to the initial stop: the distance filed at the fill, else entry to the stop held. */
-  stop_distance: number | null;
+  month: string;
+  version: number;
+  built_version: number;
+  data: Uint8Array | null;
+  trade_data: Uint8Array | null;
 }
 
 /** Separators of the packed text: fields by unit separators, rows by record separators. */
 export const FS = '\u001f';
 export const RS = '\u001e';
 /** Fields of one packed closed trade (see `closedTrades`). */
-export const TRADE_FIELDS = 10;
+export const TRADE_FIELDS = 12;
 /** Fields of one packed journal entry (see `journals`). */
 export const JOURNAL_FIELDS = 6;
 
+/** The month after a 'YYYY-MM' month, as 'YYYY-MM'. */
+export function nextMonthKey(month: string): string {
+  const y = Number(month.slice(0, 4));
+  const m = Number(month.slice(5, 7));
+  return m === 12
+    ? `${String(y + 1).padStart(4, '0')}-01`
+    : `${month.slice(0, 4)}-${String(m + 1).padStart(2, '0')}`;
+}
+
 /**
- * Reads of the reports: closed trades in a range of closing dates and their journal entries, packed
- * (reports.model.ts reads them), their prices, and stored M1 candles.
+ * Reads and writes of the reports: the copy of the closed trades (report_facts) and the closed
+ * trades and journal entries it is built from, packed (reports.model.ts reads them); the stored
+ * MFE/MAE (report_excursions) and the stored M1 candles they are measured on.
  */
 export function reportsRepo(db: Db) {
   function closed(f: ReportFilter) {
@@ -45,37 +51,83 @@ export function reportsRepo(db: Db) {
       .where('trades.user_id', '=', f.userId)
       .where('trades.closed_at', 'is not', null)
       .where('trades.actual_pl_minor', 'is not', null);
-    if (f.from) q = q.where('trades.closed_at', '>=', f.from);
-    if (f.toExclusive) q = q.where('trades.closed_at', '<', f.toExclusive);
-    if (f.instrument) q = q.where('trades.symbol', '=', f.instrument);
-    if (f.tagContains) {
-      const pattern = `%${f.tagContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('trade_journals as tj')
-            .select(sql`1`.as('one'))
-            .whereRef('tj.trade_id', '=', 'trades.id')
-            .where('tj.user_id', '=', f.userId)
-            .where(sql<boolean>`lower(tj.strategy_tag) like ${pattern} escape '\\'`),
-        ),
-      );
+    if (f.months?.length) {
+      // The month expression of report_facts decides; bounds let the index narrow the scan (every
+      // text starting 'YYYY-MM' sorts from 'YYYY-MM' to before the next month's key).
+      const sorted = [...f.months].sort();
+      q = q.where(sql<string>`substr(trades.closed_at, 1, 7)`, 'in', f.months);
+      if (sorted.every((m) => /^\d{4}-\d{2}$/.test(m)))
+        q = q
+          .where('trades.closed_at', '>=', sorted[0]!)
+          .where('trades.closed_at', '<', nextMonthKey(sorted.at(-1)!));
     }
     return q;
   }
 
   return {
     /**
+     * The months of these accounts' copies from `fromMonth` to `toMonth` (inclusive, either open),
+     * by month then account; `data` (and `trade_data` when asked for) only where the month is built
+     * from its latest version.
+     */
+    async facts(
+      accountIds: string[],
+      fromMonth: string | undefined,
+      toMonth: string | undefined,
+      withTradeData: boolean,
+    ): Promise<FactsRow[]> {
+      if (accountIds.length === 0) return [];
+      let q = db
+        .selectFrom('report_facts')
+        .select([
+          'account_id',
+          'month',
+          'version',
+          'built_version',
+          sql<Uint8Array | null>`case when version = built_version then data end`.as('data'),
+          (withTradeData
+            ? sql<Uint8Array | null>`case when version = built_version then trade_data end`
+            : sql<null>`null`
+          ).as('trade_data'),
+        ])
+        .where('account_id', 'in', accountIds);
+      if (fromMonth) q = q.where('month', '>=', fromMonth);
+      if (toMonth) q = q.where('month', '<=', toMonth);
+      const rows = await q.orderBy('month').orderBy('account_id').execute();
+      return rows.map((r) => ({ ...r, version: Number(r.version), built_version: Number(r.built_version) }));
+    },
+
+    /** Keeps a month's rebuilt copy, as of `version` (read before its trades were). */
+    async saveFacts(
+      accountId: string,
+      month: string,
+      version: number,
+      data: Uint8Array,
+      tradeData: Uint8Array,
+    ) {
+      await db
+        .updateTable('report_facts')
+        .set({ data, trade_data: tradeData, built_version: version })
+        .where('account_id', '=', accountId)
+        .where('month', '=', month)
+        .execute();
+    },
+
+    /**
      * The closed trades in closing order, packed by the database into one text as the history stats
      * do: for 100,000 trades one value to transfer instead of 100,000 row objects for the driver to
      * build. Every field, and every row, ends at a unit separator: rows have TRADE_FIELDS fields, so
      * one split gives them all (id, symbol, direction, opened, closed, P/L, risk, trader, has a
-     * reason, placed by a bot). Free text (the trader's name) has the separators blanked out first.
-     * "Bot" reads the link bot live runs file for each trade they place (migration 0095).
+     * reason, placed by a bot, entry price, stop distance). Free text (the trader's name) has the
+     * separators blanked out first. "Bot" reads the link bot live runs file for each trade they
+     * place (migration 0095). Prices travel as text: both dialects print a double with the digits
+     * that read back to it (SQLite to 15 significant digits, more than any symbol quotes); the stop
+     * distance is the one filed at the fill, else entry to the stop held.
      */
     async closedTrades(f: ReportFilter): Promise<string> {
       if (f.accountIds.length === 0) return '';
       const rows = closed(f).select(
-        sql<string>`trades.id || ${FS} || trades.symbol || ${FS} || trades.direction || ${FS} || coalesce(trades.opened_at, trades.created_at) || ${FS} || trades.closed_at || ${FS} || cast(trades.actual_pl_minor as text) || ${FS} || coalesce(cast(trades.initial_risk_minor as text), '') || ${FS} || replace(replace(trades.trader, ${FS}, ' '), ${RS}, ' ') || ${FS} || case when trim(trades.reason) = '' then '0' else '1' end || ${FS} || case when exists (select 1 from live_run_trades l where l.trade_id = trades.id) then '1' else '0' end || ${FS}`.as(
+        sql<string>`trades.id || ${FS} || trades.symbol || ${FS} || trades.direction || ${FS} || coalesce(trades.opened_at, trades.created_at) || ${FS} || trades.closed_at || ${FS} || cast(trades.actual_pl_minor as text) || ${FS} || coalesce(cast(trades.initial_risk_minor as text), '') || ${FS} || replace(replace(trades.trader, ${FS}, ' '), ${RS}, ' ') || ${FS} || case when trim(trades.reason) = '' then '0' else '1' end || ${FS} || case when exists (select 1 from live_run_trades l where l.trade_id = trades.id) then '1' else '0' end || ${FS} || coalesce(cast(trades.entry_price as text), '') || ${FS} || coalesce(cast(coalesce(trades.sl_distance, abs(trades.entry_price - trades.stop_loss)) as text), '') || ${FS}`.as(
           'r',
         ),
       );
@@ -89,31 +141,47 @@ export function reportsRepo(db: Db) {
     },
 
     /**
-     * Account, entry price and initial stop distance of the closed trades, by id, packed the same
-     * way. Prices travel as text: both dialects print a double with the digits that read back to
-     * it (SQLite to 15 significant digits, more than any symbol quotes).
+     * Which M1 months of these symbols the sources hold (the user's or shared), with each month's
+     * write count and time: what a stored MFE/MAE names as the candles it was measured on.
      */
-    async tradePrices(f: ReportFilter): Promise<Map<string, TradePriceRow>> {
-      const out = new Map<string, TradePriceRow>();
-      if (f.accountIds.length === 0) return out;
-      const rows = closed(f).select(
-        sql<string>`trades.id || ${FS} || trades.account_id || ${FS} || coalesce(cast(trades.entry_price as text), '') || ${FS} || coalesce(cast(coalesce(trades.sl_distance, abs(trades.entry_price - trades.stop_loss)) as text), '')`.as(
-          'r',
-        ),
-      );
-      const packed = (
-        await db
-          .selectFrom(rows.as('s'))
-          .select(sql<string | null>`string_agg(s.r, ${RS})`.as('packed'))
-          .executeTakeFirst()
-      )?.packed;
-      if (!packed) return out;
-      const num = (v: string | undefined) => (v ? Number(v) : null);
-      for (const r of packed.split(RS)) {
-        const x = r.split(FS);
-        out.set(x[0]!, { account_id: x[1]!, entry_price: num(x[2]), stop_distance: num(x[3]) });
-      }
-      return out;
+    async m1Stamps(userId: string, sources: string[], symbols: string[], months: string[]) {
+      if (sources.length === 0 || symbols.length === 0 || months.length === 0) return [];
+      const rows = await db
+        .selectFrom('candle_chunks')
+        .select(['source', 'symbol', 'month', 'version', 'updated_at'])
+        .where('source', 'in', sources)
+        .where('symbol', 'in', symbols)
+        .where('timeframe', '=', 'M1')
+        .where('month', 'in', months)
+        .where('bar_count', '>', 0)
+        .where((eb) => eb.or([eb('user_id', 'is', null), eb('user_id', '=', userId)]))
+        .execute();
+      return rows.map((r) => ({ ...r, version: Number(r.version) }));
+    },
+
+    /** The stored MFE/MAE of these accounts' months from `fromMonth` to `toMonth` (either open). */
+    async excursions(accountIds: string[], fromMonth: string | undefined, toMonth: string | undefined) {
+      if (accountIds.length === 0) return [];
+      let q = db
+        .selectFrom('report_excursions')
+        .select(['account_id', 'month', 'facts_version', 'candles_key', 'data'])
+        .where('account_id', 'in', accountIds);
+      if (fromMonth) q = q.where('month', '>=', fromMonth);
+      if (toMonth) q = q.where('month', '<=', toMonth);
+      const rows = await q.execute();
+      return rows.map((r) => ({ ...r, facts_version: Number(r.facts_version) }));
+    },
+
+    /** Keeps a month's MFE/MAE, replacing the one stored. */
+    async saveExcursions(row: ReportExcursionsTable) {
+      const { facts_version, candles_key, data } = row;
+      await db
+        .insertInto('report_excursions')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'month']).doUpdateSet({ facts_version, candles_key, data }),
+        )
+        .execute();
     },
 
     /** Stored M1 chunks of `symbol` from these sources, for the months given (the user's or shared). */

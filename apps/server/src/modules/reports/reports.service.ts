@@ -1,12 +1,11 @@
 import {
-  computeBreakdowns,
-  computeCalendar,
-  downsample,
-  equityWithDrawdown,
-  groupFigures,
-  journalDiscipline,
-  rHistogram,
-  streaks,
+  breakdownsOf,
+  calendarOf,
+  columnFigures,
+  disciplineOf,
+  equityOf,
+  histogramOf,
+  streaksOf,
 } from '@tradedesk/domain';
 import {
   EQUITY_CURVE_MAX_POINTS,
@@ -27,17 +26,17 @@ export function reportsService(ctx: AppContext) {
 
   async function summary(user: AuthUser, q: ReportsQuery): Promise<ReportSummary> {
     const { scope, trades } = await load(user, q);
-    const equity = equityWithDrawdown(trades);
+    // Downsampling keeps two points a bucket plus the last one: one under the cap keeps it a cap.
+    const equity = equityOf(trades, EQUITY_CURVE_MAX_POINTS - 1);
     return {
       ...scope,
-      figures: groupFigures(trades),
-      calendar: computeCalendar(trades, scope.time_zone),
-      r_histogram: rHistogram(trades),
-      // Downsampling keeps two points a bucket plus the last one: one under the cap keeps it a cap.
-      equity_curve: downsample(equity.points, EQUITY_CURVE_MAX_POINTS - 1),
+      figures: columnFigures(trades),
+      calendar: calendarOf(trades, scope.time_zone),
+      r_histogram: histogramOf(trades),
+      equity_curve: equity.points,
       max_drawdown_minor: equity.max_drawdown_minor,
-      streaks: streaks(trades),
-      discipline: journalDiscipline(trades),
+      streaks: streaksOf(trades),
+      discipline: disciplineOf(trades),
     };
   }
 
@@ -46,7 +45,7 @@ export function reportsService(ctx: AppContext) {
       ? [...new Set(q.by.split(',').map((d) => d.trim() as ReportDimension))]
       : [...REPORT_DIMENSIONS];
     const { scope, trades } = await load(user, q);
-    return { ...scope, breakdowns: computeBreakdowns(trades, dims, { timeZone: scope.time_zone }) };
+    return { ...scope, breakdowns: breakdownsOf(trades, dims, { timeZone: scope.time_zone }) };
   }
 
   return { summary, breakdowns, excursions: excursionsReport(ctx, load) };
