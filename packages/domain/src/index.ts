@@ -26,6 +26,7 @@ export * from './symbols';
 export * from './reports';
 export * from './statements';
 export * from './live/live-orders';
+export * from './live/live-stops';
 export * from './account-figures';
 export * from './candles/live-bar';
 export * from './market-state';

@@ -99,7 +99,30 @@ describe('live orders', () => {
       reason: 'the stop loss 1.2 is on the wrong side of the entry price 1.1002',
     });
     expect(liveEntryRequest(entry({ slDistance: 0.002, tp: 1.0 }), QUOTE, 0.5).ok).toBe(false);
-    expect(liveEntryRequest(entry({ kind: 2, price: 1.2, slDistance: 0.002 }), QUOTE, 0.5).ok).toBe(false);
+    expect(liveEntryRequest(entry({ kind: 2, price: 1.2, slDistance: 0.002 }), QUOTE, 0.5)).toEqual({
+      ok: false,
+      reason: 'a stop entry (stop=) is sent only once the quote crosses its price',
+    });
+  });
+
+  it('a triggered stop entry is a market entry, its stop measured from the quote it is sent at', () => {
+    const stop = entry({ kind: 2, price: 1.1001, sl: 1.098, tpR: 2 });
+    expect(liveEntryRequest(stop, QUOTE, 0.5, { triggered: true })).toEqual({
+      ok: true,
+      request: {
+        direction: 'BUY',
+        order_type: 'MARKET',
+        stop_loss_distance: expect.closeTo(0.0022, 10),
+        risk_percent: 0.5,
+        rr_ratio: 2,
+      },
+    });
+    // Slipped past an absolute stop loss: refused as any entry with its stop on the wrong side.
+    const sell = entry({ direction: 'SELL', kind: 2, price: 1.1005, sl: 1.0999 });
+    expect(liveEntryRequest(sell, QUOTE, 0.5, { triggered: true })).toEqual({
+      ok: false,
+      reason: 'the stop loss 1.0999 is on the wrong side of the entry price 1.1',
+    });
   });
 });
 

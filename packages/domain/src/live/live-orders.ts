@@ -21,24 +21,26 @@ export function nextBarClose(nowMs: number, barMs: number): number {
 }
 
 export type LiveOrder =
-  | {
-      type: 'entry';
-      direction: 'BUY' | 'SELL';
-      /** 0 market, 1 limit, 2 stop (the engine's kinds). */
-      kind: number;
-      price: number;
-      sl: number;
-      tp: number;
-      tpR: number;
-      slDistance: number;
-      risk: number;
-      tag: string | null;
-      /** ctx.buy(targets=...): R multiples or prices with their shares, nearest first. */
-      targets: OrderTarget[] | null;
-    }
+  | LiveEntryOrder
   | { type: 'close' }
   | { type: 'set_stop'; price: number }
   | { type: 'set_target'; price: number };
+
+export interface LiveEntryOrder {
+  type: 'entry';
+  direction: 'BUY' | 'SELL';
+  /** 0 market, 1 limit, 2 stop (the engine's kinds). */
+  kind: number;
+  price: number;
+  sl: number;
+  tp: number;
+  tpR: number;
+  slDistance: number;
+  risk: number;
+  tag: string | null;
+  /** ctx.buy(targets=...): R multiples or prices with their shares, nearest first. */
+  targets: OrderTarget[] | null;
+}
 
 /**
  * The strategy's orders as ctx.buy/sell/close/set_stop/set_target packed them (8 floats each), with
@@ -96,16 +98,19 @@ const finite = (v: number) => Number.isFinite(v);
  * (the ask for a buy, the bid for a sell, or the limit price), the target as a price or an R
  * multiple, or the targets as a person's multi-TP request (RR or PRICE targets ranked 1.. with their
  * shares, `keep_rest_open` when they leave a rest), the risk percent the strategy asked for or the
- * account's default. A stop order, a stop on the wrong side, no stop at all, or targets the backtest
- * engine would refuse too are refused with the reason (positions are sized by risk).
+ * account's default. A stop entry is a market entry once `triggered` (the run holds it until the
+ * quote crosses its price, live-stops.ts), refused before. A stop on the wrong side, no stop at all,
+ * or targets the backtest engine would refuse too are refused with the reason (positions are sized
+ * by risk).
  */
 export function liveEntryRequest(
-  order: Extract<LiveOrder, { type: 'entry' }>,
+  order: LiveEntryOrder,
   quote: { bid: number; ask: number },
   defaultRiskPercent: number,
+  opts: { triggered?: boolean } = {},
 ): { ok: true; request: LiveEntryRequest } | { ok: false; reason: string } {
-  if (order.kind === 2)
-    return { ok: false, reason: 'stop entry orders (stop=) are not supported in live runs' };
+  if (order.kind === 2 && !opts.triggered)
+    return { ok: false, reason: 'a stop entry (stop=) is sent only once the quote crosses its price' };
   const dir = order.direction === 'BUY' ? 1 : -1;
   const limit = order.kind === 1;
   if (limit && !(order.price > 0)) return { ok: false, reason: 'a limit order needs a positive price' };
