@@ -1,4 +1,6 @@
 /** Row types of bot live runs (migration 0095). Same storage rules as schema.ts. */
+import type { ColumnType } from 'kysely';
+
 export interface LiveRunsTable {
   id: string;
   user_id: string;
@@ -19,6 +21,11 @@ export interface LiveRunsTable {
   close_on_stop: number;
   /** JSON {symbol: open time ms of the last bar given to the strategy}. */
   cursor: string;
+  /**
+   * JSON list of the stop entries the run holds until the quote crosses them (migration 0097); '[]'
+   * when an insert leaves it out.
+   */
+  armed_stops: ColumnType<string, string | undefined, string>;
   orders_count: number;
   refused_count: number;
   /** The server process running it, and until when its hold lasts without renewal. */

@@ -19,6 +19,7 @@ import * as m0060 from './0060_security';
 import * as m0090 from './0090_bots';
 import * as m0095 from './0095_live_runs';
 import * as m0096 from './0096_report_facts';
+import * as m0097 from './0097_live_run_stops';
 
 /** Every migration, by a name that sorts in the order they must run. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0090_bots': m0090,
   '0095_live_runs': m0095,
   '0096_report_facts': m0096,
+  '0097_live_run_stops': m0097,
 };

@@ -1,11 +1,21 @@
 /**
  * What a live run does with the orders of one bar: every entry goes through the trades service as a
  * person's trade would (server-side plan and lot size from risk, the account's risk rules, the broker's
- * idempotency key), then gets its journal entry; closes and stop/target moves go through position
- * management. Refusals are logged, never worked around.
+ * idempotency key), then gets its journal entry; a stop entry is armed instead, to be sent the same
+ * way once the quote crosses it (live-stops.ts); closes (which also cancel the symbol's armed stops)
+ * and stop/target moves go through position management. Refusals are logged, never worked around.
  */
 import { createHash } from 'node:crypto';
-import { liveEntryRequest, planRequest, type LiveOrder } from '@tradedesk/domain';
+import {
+  armStop,
+  cancelStops,
+  describeStop,
+  liveEntryRequest,
+  planRequest,
+  type ArmedStop,
+  type LiveEntryOrder,
+  type LiveOrder,
+} from '@tradedesk/domain';
 import type { TradeExecuteRequest } from '@tradedesk/contract';
 import type { AppContext } from '../../context';
 import { BrokerError } from '../../brokers/types';
@@ -42,6 +52,8 @@ export interface BarOutcome {
   refused: number;
   /** Set when the account's daily-loss rule refused an order: the run stops itself. */
   dailyLossHit?: string;
+  /** The run's armed stop entries after this bar's orders, when they armed or cancelled any. */
+  armed?: ArmedStop[];
 }
 
 /**
@@ -61,13 +73,36 @@ export async function executeBarOrders(
   barOpenMs: number,
   orders: LiveOrder[],
   liveTrades: () => Promise<TradesTable[]>,
+  armed: readonly ArmedStop[] = [],
 ): Promise<BarOutcome> {
   const out: BarOutcome = { placed: 0, refused: 0 };
   const positions = positionsService(s.ctx);
   for (const [index, order] of orders.entries()) {
     if (s.stopped()) break;
+    if (order.type === 'entry' && order.kind === 2) {
+      const stop: ArmedStop = { symbol, barOpenMs, index, order };
+      const r = armStop(out.armed ?? armed, stop);
+      if (!r.ok) {
+        out.refused++;
+        await s.log('warn', `Stop entry ${describeStop(stop)} refused: ${r.reason}`);
+      } else if (r.added) {
+        out.armed = r.armed;
+        const side = order.direction === 'BUY' ? 'ask' : 'bid';
+        await s.log(
+          'info',
+          `Stop entry ${order.direction} ${symbol} armed at ${order.price}${order.tag ? ` (${order.tag})` : ''}: sent at the market once the ${side} reaches it.`,
+        );
+      }
+      continue;
+    }
+    if (order.type === 'close') {
+      const { kept, cancelled } = cancelStops(out.armed ?? armed, symbol);
+      if (cancelled.length) out.armed = kept;
+      for (const c of cancelled)
+        await s.log('info', `Stop entry ${describeStop(c)} cancelled by ctx.close().`);
+    }
     if (order.type === 'entry') {
-      const r = await entry(s, symbol, barOpenMs, index, order);
+      const r = await sendEntry(s, symbol, barOpenMs, index, order);
       if (r === 'placed') out.placed++;
       else {
         out.refused++;
@@ -114,13 +149,17 @@ function detailOf(e: unknown): string {
   return (e as Error)?.message ?? String(e);
 }
 
-/** One entry: 'placed', or the refusal's detail (already logged). */
-async function entry(
+/**
+ * One entry of the bar that opened at `barOpenMs` (its `index`-th order): 'placed', or the refusal's
+ * detail (already logged). A `triggered` stop entry is sent at the market.
+ */
+export async function sendEntry(
   s: OrderScope,
   symbol: string,
   barOpenMs: number,
   index: number,
-  order: Extract<LiveOrder, { type: 'entry' }>,
+  order: LiveEntryOrder,
+  triggered = false,
 ): Promise<string> {
   const what = `${order.direction} ${symbol}${order.tag ? ` (${order.tag})` : ''}`;
   const refuse = async (detail: string) => {
@@ -131,7 +170,7 @@ async function entry(
     const base = { account_id: s.accountId, symbol, lot_size: 1, direction: order.direction } as const;
     const account = await accountsRepo(s.ctx.db).ownedOr404(s.user.id, s.accountId);
     const quote = await (await tradeSync(s.ctx).attach(account)).quote(symbol);
-    const mapped = liveEntryRequest(order, quote, s.defaultRiskPercent);
+    const mapped = liveEntryRequest(order, quote, s.defaultRiskPercent, { triggered });
     if (!mapped.ok) return await refuse(mapped.reason);
     const reason = order.tag ?? `${s.strategyTag}: ${order.direction === 'BUY' ? 'buy' : 'sell'} signal`;
     const body: TradeExecuteRequest = {

@@ -4,6 +4,7 @@
  * freed, the bot's is_active refreshed and the watchers told.
  */
 import type { LiveTimeframe } from '@tradedesk/contract';
+import { decodeArmedStops, describeStop, type ArmedStop } from '@tradedesk/domain';
 import type { AppContext } from '../../context';
 import { brokerRegistry } from '../../brokers/registry';
 import type { TradingAccountsTable } from '../../db/schema';
@@ -25,6 +26,8 @@ export interface RunFacts {
   symbols: string[];
   timeframe: LiveTimeframe;
   cursor: Record<string, number>;
+  /** The stop entries the run holds until the quote crosses them (kept across restarts). */
+  armedStops: ArmedStop[];
   code: string;
   paramsJson: string;
   strategyTag: string;
@@ -92,6 +95,7 @@ export async function loadRunFacts(ctx: AppContext, runId: string): Promise<RunF
     symbols: JSON.parse(run.symbols) as string[],
     timeframe,
     cursor: JSON.parse(run.cursor) as Record<string, number>,
+    armedStops: decodeArmedStops(run.armed_stops),
     code: version.strategy_file_content,
     paramsJson: version.params,
     strategyTag: await strategyTagOf(ctx, user.id, bot.name, bot.id, version.id),
@@ -145,8 +149,11 @@ export async function finishRun(
     lease_until: null,
     error_message: end.status === 'FAILED' ? end.reason : null,
     stop_reason: end.status === 'STOPPED' ? end.reason : null,
+    armed_stops: '[]',
   });
   if (!changed) return;
+  for (const s of decodeArmedStops(run.armed_stops))
+    await end.log('info', `Stop entry ${describeStop(s)} cancelled: the run ended.`);
   await end.log(
     end.status === 'FAILED' ? 'error' : 'info',
     `${end.status === 'FAILED' ? 'Failed' : 'Stopped'}: ${end.reason}`,

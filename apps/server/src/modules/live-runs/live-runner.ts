@@ -7,6 +7,7 @@
  */
 import {
   decodeOrders,
+  describeStop,
   lastClosedBarOpen,
   nextBarClose,
   TIMEFRAME_MS,
@@ -22,6 +23,7 @@ import { LiveSandboxError, startLiveSandbox, type LiveSandbox } from '../../sand
 import type { LivePosition } from '../../sandbox/protocol';
 import { positionsService } from '../trades/positions.service';
 import { executeBarOrders, type OrderScope } from './live-orders';
+import { stopWatch, type StopWatch } from './live-stops';
 import { finishRun, loadRunFacts, type RunFacts } from './live-run-finish';
 import { liveRunEvents } from './live-run-events';
 import { liveRunsRepo } from './live-runs.repo';
@@ -56,6 +58,7 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
   const cfg = ctx.config.liveRuns;
   let sandbox: LiveSandbox | undefined;
   let facts: RunFacts | undefined;
+  let stops: StopWatch | undefined;
   let stopping: { reason: string; close: boolean; status: 'STOPPED' | 'FAILED' } | undefined;
   let detached = false;
   let wake: (() => void) | undefined;
@@ -100,6 +103,25 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
     };
   }
 
+  const scopeOf = (f: RunFacts, onEntry?: () => void): OrderScope => ({
+    ctx,
+    user: f.user,
+    runId,
+    accountId: f.account.id,
+    strategyTag: f.strategyTag,
+    journalTimeframe: f.journalTimeframe,
+    defaultRiskPercent: f.riskPercent,
+    log,
+    stopped: ended,
+    onEntry,
+  });
+
+  async function countOrders(outcome: { placed: number; refused: number; dailyLossHit?: string }) {
+    if (outcome.placed || outcome.refused) await repo.bumpCounts(runId, outcome.placed, outcome.refused);
+    if (outcome.dailyLossHit)
+      request('STOPPED', `The account's daily-loss rule was hit: ${outcome.dailyLossHit}`);
+  }
+
   /** Runs the strategy on one closed bar of `symbol`; false when the bar is not at the broker yet. */
   async function onBar(f: RunFacts, symbol: string, bar: number, now: number, detectedAt: number) {
     const barMs = TIMEFRAME_MS[f.timeframe];
@@ -129,22 +151,17 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
       await log('info', `[strategy] ${line}`);
     const orders = decodeOrders(step.orders, step.tags, step.targets);
     if (orders.length && !ended()) {
-      const scope: OrderScope = {
-        ctx,
-        user: f.user,
-        runId,
-        accountId: f.account.id,
-        strategyTag: f.strategyTag,
-        journalTimeframe: f.journalTimeframe,
-        defaultRiskPercent: f.riskPercent,
-        log,
-        stopped: ended,
-        onEntry: () => hooks.onOrderSent?.(runId, bar, performance.now() - detectedAt),
-      };
-      const outcome = await executeBarOrders(scope, symbol, bar, orders, () => repo.liveTrades(runId));
-      if (outcome.placed || outcome.refused) await repo.bumpCounts(runId, outcome.placed, outcome.refused);
-      if (outcome.dailyLossHit)
-        request('STOPPED', `The account's daily-loss rule was hit: ${outcome.dailyLossHit}`);
+      const scope = scopeOf(f, () => hooks.onOrderSent?.(runId, bar, performance.now() - detectedAt));
+      const outcome = await executeBarOrders(
+        scope,
+        symbol,
+        bar,
+        orders,
+        () => repo.liveTrades(runId),
+        stops!.list(),
+      );
+      if (outcome.armed) await stops!.adopt(outcome.armed);
+      await countOrders(outcome);
     }
     return true;
   }
@@ -193,6 +210,8 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
             await repo.update(runId, { cursor: JSON.stringify(cursor) });
           }
         }
+        // Armed stop entries are watched on every pass, at the account's live quote.
+        if (stops!.list().length && !ended()) await countOrders(await stops!.fire(scopeOf(f), f.account));
         if (downSince !== undefined) await log('info', 'The broker answers again.');
         downSince = undefined;
         errors = 0;
@@ -232,12 +251,18 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
       facts = await loadRunFacts(ctx, runId);
       if (!facts) return;
       const f = facts;
+      stops = stopWatch(ctx, runId, f.armedStops);
       if (f.stopRequested) return request('STOPPED', f.stopRequested.reason, f.stopRequested.close);
       if (resumed) {
         await log('info', 'Resuming after a server restart: reconciling positions with the broker first.');
         await positionsService(ctx).openPositions(f.user, f.account.id);
         const open = (await repo.liveTrades(runId)).filter((t: TradesTable) => t.status === 'open');
         await log('info', `Reconciled: ${open.length} open position(s) of this run at the broker.`);
+        for (const s of f.armedStops)
+          await log(
+            'info',
+            `Stop entry ${describeStop(s)} re-armed (armed by the bar of ${new Date(s.barOpenMs).toISOString()}).`,
+          );
       } else await log('info', `Starting ${f.strategyTag} on ${f.symbols.join(', ')} ${f.timeframe}.`);
       sandbox = await startLiveSandbox(f.code, f.paramsJson, {
         onDeath: (reason) => request('FAILED', reason),

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db';
 import type { LiveRunLogsTable, LiveRunsTable, LiveRunTradesTable } from '../../db/schema';
 
@@ -19,7 +19,7 @@ export function liveRunsRepo(db: Db) {
         'trading_accounts.platform as account_platform',
       ]);
   return {
-    insert: (row: LiveRunsTable) => db.insertInto('live_runs').values(row).execute(),
+    insert: (row: Insertable<LiveRunsTable>) => db.insertInto('live_runs').values(row).execute(),
     byIdFor: (userId: string, id: string) =>
       withNames().where('live_runs.user_id', '=', userId).where('live_runs.id', '=', id).executeTakeFirst(),
     listFor: (userId: string, versionId?: string) => {
@@ -30,10 +30,10 @@ export function liveRunsRepo(db: Db) {
     byId: (id: string) => db.selectFrom('live_runs').selectAll().where('id', '=', id).executeTakeFirst(),
     status: async (id: string) =>
       (await db.selectFrom('live_runs').select('status').where('id', '=', id).executeTakeFirst())?.status,
-    update: (id: string, set: Partial<LiveRunsTable>) =>
+    update: (id: string, set: Updateable<LiveRunsTable>) =>
       db.updateTable('live_runs').set(set).where('id', '=', id).execute(),
     /** Changes a run only while it is in one of `from`; the number of rows changed (0 or 1). */
-    async transition(id: string, from: readonly LiveRunsTable['status'][], set: Partial<LiveRunsTable>) {
+    async transition(id: string, from: readonly LiveRunsTable['status'][], set: Updateable<LiveRunsTable>) {
       const r = await db
         .updateTable('live_runs')
         .set(set)

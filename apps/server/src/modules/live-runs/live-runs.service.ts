@@ -18,6 +18,7 @@ import {
 } from '@tradedesk/domain';
 import type { AppContext } from '../../context';
 import { brokerRegistry } from '../../brokers/registry';
+import type { Insertable } from 'kysely';
 import type { LiveRunsTable } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique-violation';
 import { conflict, notFound, unprocessable } from '../../lib/http-error';
@@ -148,7 +149,7 @@ export function liveRunsService(ctx: AppContext) {
       const now = accountClock(ctx, account)();
       // The strategy acts from the next bar that closes: the one closed now is already history.
       const first = lastClosedBarOpen(now, TIMEFRAME_MS[timeframe]);
-      const row: LiveRunsTable = {
+      const row: Insertable<LiveRunsTable> = {
         id: newId(),
         user_id: user.id,
         bot_id: bot.id,
@@ -166,6 +167,7 @@ export function liveRunsService(ctx: AppContext) {
         stop_reason: null,
         close_on_stop: 0,
         cursor: JSON.stringify(Object.fromEntries(symbols.map((s) => [s, first]))),
+        armed_stops: '[]',
         orders_count: 0,
         refused_count: 0,
         lease_owner: null,
