@@ -118,7 +118,6 @@ export const targetsWatcher = perApp((ctx: AppContext) => {
       }
       throw e;
     }
-    await repo.insertDeal({ ...dealRow(trade, deal), deal_reason: 'TARGET' });
     target.status = 'hit';
     target.closed_at = deal.time;
     target.close_price = deal.price;
@@ -130,10 +129,16 @@ export const targetsWatcher = perApp((ctx: AppContext) => {
       remaining_volume: remaining,
       updated_at: nowIso(),
     };
-    await repo.update(trade.id, {
-      targets: updated.targets,
-      remaining_volume: remaining,
-      updated_at: updated.updated_at,
+    // The deal and the target's new state in one transaction: recorded apart, a restart between them
+    // would find the target still pending and close its share a second time.
+    await ctx.db.transaction().execute(async (trx) => {
+      const tx = tradesRepo(trx);
+      await tx.insertDeal({ ...dealRow(trade, deal), deal_reason: 'TARGET' });
+      await tx.update(trade.id, {
+        targets: updated.targets,
+        remaining_volume: remaining,
+        updated_at: updated.updated_at,
+      });
     });
     settle.invalidate(trade.account_id);
     ctx.log.info({ trade: trade.id, rank, price: deal.price, volume: deal.volume }, 'target reached');
