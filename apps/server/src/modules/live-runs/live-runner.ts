@@ -58,7 +58,6 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
   const cfg = ctx.config.liveRuns;
   let sandbox: LiveSandbox | undefined;
   let facts: RunFacts | undefined;
-  let stops: StopWatch | undefined;
   let stopping: { reason: string; close: boolean; status: 'STOPPED' | 'FAILED' } | undefined;
   let detached = false;
   let wake: (() => void) | undefined;
@@ -123,7 +122,14 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
   }
 
   /** Runs the strategy on one closed bar of `symbol`; false when the bar is not at the broker yet. */
-  async function onBar(f: RunFacts, symbol: string, bar: number, now: number, detectedAt: number) {
+  async function onBar(
+    f: RunFacts,
+    stops: StopWatch,
+    symbol: string,
+    bar: number,
+    now: number,
+    detectedAt: number,
+  ) {
     const barMs = TIMEFRAME_MS[f.timeframe];
     const series = await candleStore(ctx).series({
       userId: f.user.id,
@@ -158,15 +164,15 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
         bar,
         orders,
         () => repo.liveTrades(runId),
-        stops!.list(),
+        stops.list(),
       );
-      if (outcome.armed) await stops!.adopt(outcome.armed);
+      if (outcome.armed) await stops.adopt(outcome.armed);
       await countOrders(outcome);
     }
     return true;
   }
 
-  async function loop(f: RunFacts) {
+  async function loop(f: RunFacts, stops: StopWatch) {
     const cursor: Record<string, number> = f.cursor;
     const barMs = TIMEFRAME_MS[f.timeframe];
     let lastBeat = 0;
@@ -205,13 +211,13 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
               'info',
               `${symbol}: ${(bar - last) / barMs - 1} bar(s) passed unseen; acting on the latest.`,
             );
-          if (await onBar(f, symbol, bar, now, detectedAt)) {
+          if (await onBar(f, stops, symbol, bar, now, detectedAt)) {
             cursor[symbol] = bar;
             await repo.update(runId, { cursor: JSON.stringify(cursor) });
           }
         }
         // Armed stop entries are watched on every pass, at the account's live quote.
-        if (stops!.list().length && !ended()) await countOrders(await stops!.fire(scopeOf(f), f.account));
+        if (stops.list().length && !ended()) await countOrders(await stops.fire(scopeOf(f), f.account));
         if (downSince !== undefined) await log('info', 'The broker answers again.');
         downSince = undefined;
         errors = 0;
@@ -251,7 +257,6 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
       facts = await loadRunFacts(ctx, runId);
       if (!facts) return;
       const f = facts;
-      stops = stopWatch(ctx, runId, f.armedStops);
       if (f.stopRequested) return request('STOPPED', f.stopRequested.reason, f.stopRequested.close);
       if (resumed) {
         await log('info', 'Resuming after a server restart: reconciling positions with the broker first.');
@@ -279,7 +284,7 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
         'info',
         `Strategy loaded (${sandbox.style}); waiting for the next ${f.timeframe} bar to close.`,
       );
-      await loop(f);
+      await loop(f, stopWatch(ctx, runId, f.armedStops));
     } catch (e) {
       if (!ended()) {
         const detail = e instanceof LiveSandboxError ? e.message : String(knownErrorToHttp(e)?.detail ?? e);
