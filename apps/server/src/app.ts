@@ -45,6 +45,7 @@ import { registerNewsRoutes } from './modules/news/news.routes';
 import { registerAnalysisRoutes } from './modules/analysis/analysis.routes';
 import { registerReportRoutes } from './modules/reports/reports.routes';
 import { registerStatementImportRoutes } from './modules/statement-import/statement-import.routes';
+import { registerUserSettingsRoutes } from './modules/users/user-settings.routes';
 import { startJobs } from './jobs';
 
 export const APP_VERSION = '0.1.0';
@@ -158,6 +159,7 @@ export async function buildApp(config: AppConfig): Promise<BuiltApp> {
   );
   registerHealthRoutes(app, handle, APP_VERSION);
   registerAuthRoutes(app, ctx);
+  registerUserSettingsRoutes(app, ctx);
   registerWatchlistRoutes(app, ctx);
   registerCTraderRoutes(app, ctx);
   registerAccountRoutes(app, ctx);

@@ -8,7 +8,8 @@ export const ACCOUNT_SUMMARY_MESSAGES = {
 
 /**
  * `GET /api/accounts/{id}/summary/?tz=Europe/Berlin`: the dashboard's account strip. `tz` is the
- * trader's time zone (default UTC); "today" is the calendar day in it that contains `as_of`.
+ * trader's time zone (without it, the zone saved at `/api/users/me/settings/`, else UTC); "today" is
+ * the calendar day in it that contains `as_of`.
  */
 export const accountSummaryQuery = z.object({
   tz: z

@@ -19,3 +19,4 @@ export * from './account-summary';
 export * from './pending-orders';
 export * from './statement-import';
 export * from './live-runs';
+export * from './user-settings';

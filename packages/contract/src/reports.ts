@@ -6,7 +6,8 @@ import { HISTORY_MESSAGES, parseHistoryBound } from './history';
  * of closing dates, summarised and broken down. Money is integer minor units of `currency`
  * (`*_minor` fields; `currency_decimals` says where the point goes). `from`/`to` work as in the
  * history API (dates or zoned instants, `to` inclusive). `tz` is the IANA zone days, weekdays and
- * hours are read in (UTC by default). Without `account`, every account of the user counts; they
+ * hours are read in; without it, the trader's saved zone (`/api/users/me/settings/`), else UTC.
+ * Answers say the zone used in `time_zone`. Without `account`, every account of the user counts; they
  * must then share one currency.
  */
 

@@ -32,3 +32,4 @@ export * from './candles/live-bar';
 export * from './market-state';
 export * from './win-rate-reach';
 export * from './trade-parts';
+export * from './time-zones';

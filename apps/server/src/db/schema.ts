@@ -38,6 +38,14 @@ export interface UsersTable {
   created_at: string;
 }
 
+/** A user's own settings; a user without a row has the defaults (migration 0098). */
+export interface UserSettingsTable {
+  user_id: string;
+  /** IANA zone name or 'UTC'; null: none chosen (reports and the account strip use UTC). */
+  time_zone: string | null;
+  updated_at: string;
+}
+
 /** Login attempts per key in fixed one-minute windows (migration 0060). */
 export interface LoginAttemptsTable {
   key: string;
@@ -319,6 +327,7 @@ export interface HistorySyncStateTable {
 
 export interface Database {
   users: UsersTable;
+  user_settings: UserSettingsTable;
   watchlist_items: WatchlistItemsTable;
   trading_accounts: TradingAccountsTable;
   profit_profiles: ProfitProfilesTable;

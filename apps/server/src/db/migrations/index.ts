@@ -20,6 +20,7 @@ import * as m0090 from './0090_bots';
 import * as m0095 from './0095_live_runs';
 import * as m0096 from './0096_report_facts';
 import * as m0097 from './0097_live_run_stops';
+import * as m0098 from './0098_user_settings';
 
 /** Every migration, by a name that sorts in the order they must run. Append only. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0095_live_runs': m0095,
   '0096_report_facts': m0096,
   '0097_live_run_stops': m0097,
+  '0098_user_settings': m0098,
 };

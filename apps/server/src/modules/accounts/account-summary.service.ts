@@ -5,6 +5,7 @@ import { brokerRegistry } from '../../brokers/registry';
 import type { AuthUser } from '../../request-context';
 import { accountsRepo } from './accounts.repo';
 import { accountSummaryRepo } from './account-summary.repo';
+import { timeZoneResolver } from '../users/user-settings.service';
 
 /**
  * The dashboard's account strip: the broker's balance, equity and margin, the figures derived from
@@ -14,10 +15,13 @@ export function accountSummaryService(ctx: AppContext) {
   const accounts = accountsRepo(ctx.db);
   const repo = accountSummaryRepo(ctx.db);
   const brokers = () => brokerRegistry(ctx);
+  const zoneOf = timeZoneResolver(ctx);
 
   return {
-    async summary(user: AuthUser, id: string, timeZone = 'UTC'): Promise<AccountSummary> {
+    /** `tz` when given, else the trader's saved zone, else UTC (timeZoneResolver). */
+    async summary(user: AuthUser, id: string, tz?: string): Promise<AccountSummary> {
       const row = await accounts.ownedOr404(user.id, id);
+      const timeZone = await zoneOf(user.id, tz);
       const info = await brokers().use(row, (a) => a.accountInfo());
       // "Now" is the broker's clock: a simulated account lives on the simulator's (a replay in tests).
       const asOf = row.platform === 'SIM' ? brokers().sim.now() : Date.now();

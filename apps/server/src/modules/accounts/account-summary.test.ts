@@ -114,6 +114,19 @@ describeEachDb('account summary', (target) => {
     clock -= 24 * HOUR;
   });
 
+  it("reads today in the trader's saved zone when no tz is sent, and tz= still wins", async () => {
+    const t = await trader();
+    const save = (time_zone: string | null) =>
+      h.request('PATCH', '/api/users/me/settings/', { token: t.token, body: { time_zone } });
+    expect((await save('America/New_York')).statusCode).toBe(200);
+    // Wednesday 10:10 UTC is 05:10 in New York (UTC-5 in winter): the day began at 05:00 UTC.
+    expect((await summary(t)).json().day_start).toBe('2026-01-07T05:00:00.000Z');
+    expect((await summary(t, '?tz=UTC')).json().day_start).toBe('2026-01-07T00:00:00.000Z');
+    expect((await summary(t, '?tz=Asia/Tokyo')).json().day_start).toBe('2026-01-06T15:00:00.000Z');
+    expect((await save(null)).statusCode).toBe(200);
+    expect((await summary(t)).json().day_start).toBe('2026-01-07T00:00:00.000Z');
+  });
+
   it('refuses an unknown time zone with 400 and another user\u2019s account with 404', async () => {
     const t = await trader();
     const other = await trader();

@@ -46,7 +46,8 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
         tags,
         description:
           'The account strip: balance, equity, margin, free margin, margin level, open P/L and the P/L realised ' +
-          'today (the calendar day in `tz`, default UTC, that contains `as_of`, the broker clock).',
+          'today (the calendar day that contains `as_of`, the broker clock, in `tz`; without `tz` in the zone ' +
+          'saved at /api/users/me/settings/, else UTC).',
         params: uuidParam,
         querystring: accountSummaryQuery,
         response: { 200: accountSummary, 400: errorBody, 404: errorBody, 502: errorBody },

@@ -5,6 +5,7 @@ import type { TradingAccountsTable } from '../../db/schema';
 import { badRequest } from '../../lib/http-error';
 import type { AuthUser } from '../../request-context';
 import { accountsRepo } from '../accounts/accounts.repo';
+import { timeZoneResolver } from '../users/user-settings.service';
 import { rangeOf } from '../history/history.service';
 import { joinChunks } from './reports.columns';
 import { factsReader, type FactChunk } from './reports.facts';
@@ -33,6 +34,7 @@ export interface LoadedReport {
 export function reportsLoader(ctx: AppContext) {
   const accounts = accountsRepo(ctx.db);
   const read = factsReader(ctx.db);
+  const zoneOf = timeZoneResolver(ctx);
 
   /**
    * The accounts asked for (404 for an account that is not the user's) and the trades in scope;
@@ -44,9 +46,10 @@ export function reportsLoader(ctx: AppContext) {
     opts: { withTradeData?: boolean } = {},
   ): Promise<LoadedReport> {
     const range = rangeOf(q);
-    const rows = q.account
-      ? [await accounts.ownedOr404(user.id, q.account)]
-      : await accounts.listFor(user.id);
+    const [rows, timeZone] = await Promise.all([
+      q.account ? accounts.ownedOr404(user.id, q.account).then((a) => [a]) : accounts.listFor(user.id),
+      zoneOf(user.id, q.tz),
+    ]);
     const currencies = [...new Set(rows.map((a) => a.currency))];
     if (currencies.length > 1) throw badRequest({ account: [REPORT_MESSAGES.mixedCurrencies] });
     const currency = currencies[0] ?? 'USD';
@@ -71,7 +74,7 @@ export function reportsLoader(ctx: AppContext) {
         accounts: accountIds,
         currency,
         currency_decimals: currencyDecimals(currency),
-        time_zone: q.tz ?? 'UTC',
+        time_zone: timeZone,
       },
       accountRows: rows,
       trades,
