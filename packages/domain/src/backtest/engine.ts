@@ -18,13 +18,7 @@ import { calculateLotSize } from '../lot-size';
 import { roundMoney, currencyDecimals } from '../money';
 import { roundToDigits } from '../rounding';
 import { closedTrade, setReach, type OpenPosition } from './open-position';
-import {
-  decodeOrderTargets,
-  StrategyOrderError,
-  targetLegs,
-  targetPrices,
-  type OrderTarget,
-} from './order-targets';
+import { decodeOrderTargets, StrategyOrderError, targetLegs, targetPrices } from './order-targets';
 import {
   ORDER_FIELDS,
   ORDER_KIND,
@@ -37,17 +31,10 @@ import {
   type BacktestTradePart,
   type ExitReason,
 } from './types';
+import { unpackEntry, type EntryFields } from './entry-order';
 
-interface Pending {
+interface Pending extends EntryFields {
   dir: 1 | -1;
-  kind: number;
-  price: number;
-  sl: number;
-  tp: number;
-  tpR: number;
-  slDistance: number;
-  risk: number;
-  targets: OrderTarget[] | null;
 }
 
 export interface BacktestEngine {
@@ -319,14 +306,7 @@ export function createBacktestEngine(
         } else {
           pending.push({
             dir: side > 0 ? 1 : -1,
-            kind: packed[k + 1]!,
-            price: packed[k + 2]!,
-            sl: packed[k + 3]!,
-            tp: packed[k + 4]!,
-            tpR: packed[k + 5]!,
-            slDistance: packed[k + 6]!,
-            risk: packed[k + 7]!,
-            targets: lists?.[k / ORDER_FIELDS] ?? null,
+            ...unpackEntry(packed, k, lists?.[k / ORDER_FIELDS] ?? null),
           });
         }
       }

@@ -4,8 +4,9 @@
  * trades service plans, checks and places it as it would theirs).
  */
 import type { TargetSpec } from '../targets';
-import { decodeOrderTargets, sharesOf, targetPrices, type OrderTarget } from '../backtest/order-targets';
+import { decodeOrderTargets, sharesOf, targetPrices } from '../backtest/order-targets';
 import { ORDER_FIELDS, ORDER_SIDE } from '../backtest/types';
+import { unpackEntry, type EntryFields } from '../backtest/entry-order';
 
 /**
  * Open time of the last bar of `barMs` that has closed at `nowMs`. Bars of M1..D1 open at multiples
@@ -26,20 +27,11 @@ export type LiveOrder =
   | { type: 'set_stop'; price: number }
   | { type: 'set_target'; price: number };
 
-export interface LiveEntryOrder {
+/** An entry of the strategy (the backtest engine's fields), with its side and tag. */
+export interface LiveEntryOrder extends EntryFields {
   type: 'entry';
   direction: 'BUY' | 'SELL';
-  /** 0 market, 1 limit, 2 stop (the engine's kinds). */
-  kind: number;
-  price: number;
-  sl: number;
-  tp: number;
-  tpR: number;
-  slDistance: number;
-  risk: number;
   tag: string | null;
-  /** ctx.buy(targets=...): R multiples or prices with their shares, nearest first. */
-  targets: OrderTarget[] | null;
 }
 
 /**
@@ -62,15 +54,8 @@ export function decodeOrders(
       out.push({
         type: 'entry',
         direction: side > 0 ? 'BUY' : 'SELL',
-        kind: packed[k + 1]!,
-        price: packed[k + 2]!,
-        sl: packed[k + 3]!,
-        tp: packed[k + 4]!,
-        tpR: packed[k + 5]!,
-        slDistance: packed[k + 6]!,
-        risk: packed[k + 7]!,
         tag: tags[n] ?? null,
-        targets: lists[n] ?? null,
+        ...unpackEntry(packed, k, lists[n] ?? null),
       });
   }
   return out;
