@@ -57,6 +57,22 @@ export interface BarOutcome {
 }
 
 /**
+ * Counts what became of one entry ('placed', 'stopped' or the refusal's detail); true when the
+ * account's daily-loss rule refused it, which stops the run.
+ */
+export function countEntry(out: BarOutcome, result: string): boolean {
+  if (result === 'placed') out.placed++;
+  else if (result !== 'stopped') {
+    out.refused++;
+    if (result.startsWith('max_daily_loss')) {
+      out.dailyLossHit = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
  * The broker's client order id of one order: the same run, bar and order always give the same id, so
  * a bar replayed after a restart finds the trade it already placed instead of placing another.
  */
@@ -102,15 +118,7 @@ export async function executeBarOrders(
         await s.log('info', `Stop entry ${describeStop(c)} cancelled by ctx.close().`);
     }
     if (order.type === 'entry') {
-      const r = await sendEntry(s, symbol, barOpenMs, index, order);
-      if (r === 'placed') out.placed++;
-      else {
-        out.refused++;
-        if (r.startsWith('max_daily_loss')) {
-          out.dailyLossHit = r;
-          break;
-        }
-      }
+      if (countEntry(out, await sendEntry(s, symbol, barOpenMs, index, order))) break;
       continue;
     }
     const open = (await liveTrades()).filter((t) => t.symbol === symbol && t.status === 'open');

@@ -10,7 +10,7 @@ import { describeStop, encodeArmedStops, stopTriggered, type ArmedStop } from '@
 import type { AppContext } from '../../context';
 import type { TradingAccountsTable } from '../../db/schema';
 import { tradeSync } from '../trade-sync/trade-sync';
-import { sendEntry, type BarOutcome, type OrderScope } from './live-orders';
+import { countEntry, sendEntry, type BarOutcome, type OrderScope } from './live-orders';
 import { liveRunsRepo } from './live-runs.repo';
 
 export interface StopWatch {
@@ -61,14 +61,7 @@ export function stopWatch(ctx: AppContext, runId: string, initial: readonly Arme
         armed = armed.filter((a) => a !== stop);
         told.delete(stop);
         await save();
-        if (r === 'placed') out.placed++;
-        else {
-          out.refused++;
-          if (r.startsWith('max_daily_loss')) {
-            out.dailyLossHit = r;
-            break;
-          }
-        }
+        if (countEntry(out, r)) break;
       }
       return out;
     },
