@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { accountSummary, pendingOrdersResponse, type PendingOrder } from '@tradedesk/contract';
 import { api } from '../../app/api';
+import { useZoneParam } from '../settings/userSettings.api';
 import { openPositionsKey } from '../trade/trades.api';
 
 /** How often the strip asks again: the simulator ticks four times a second, a person reads slower. */
@@ -8,25 +9,20 @@ export const SUMMARY_REFRESH_MS = 2_000;
 
 export const accountSummaryKey = (accountId: string) => ['accounts', 'summary', accountId] as const;
 
-/** The browser's time zone, so "today" is the trader's day. */
-export function traderTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}
-
-/** `GET /accounts/{id}/summary/?tz=…`: the account strip's figures, asked again every 2 s while shown. */
+/**
+ * `GET /accounts/{id}/summary/`: the account strip's figures, asked again every 2 s while shown.
+ * "Today" is the trader's day: the zone saved in Settings (the server reads it), else the browser's.
+ */
 export function useAccountSummary(accountId: string | null) {
+  const zone = useZoneParam();
   return useQuery({
-    queryKey: accountSummaryKey(accountId ?? ''),
+    queryKey: [...accountSummaryKey(accountId ?? ''), zone.key],
     queryFn: () =>
       api.get(
-        `/accounts/${encodeURIComponent(accountId!)}/summary/?tz=${encodeURIComponent(traderTimeZone())}`,
+        `/accounts/${encodeURIComponent(accountId!)}/summary/${zone.tz ? `?tz=${encodeURIComponent(zone.tz)}` : ''}`,
         { schema: accountSummary },
       ),
-    enabled: !!accountId,
+    enabled: !!accountId && zone.ready,
     refetchInterval: SUMMARY_REFRESH_MS,
     refetchIntervalInBackground: false,
     retry: false,

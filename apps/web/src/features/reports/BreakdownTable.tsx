@@ -15,8 +15,11 @@ export function BreakdownTable({
   decimals,
   currency,
   fileName,
+  note,
 }: {
   title: string;
+  /** A line under the title, such as the zone the times are read in. */
+  note?: string;
   rows: BreakdownRow[];
   decimals: number;
   currency: string;
@@ -62,7 +65,14 @@ export function BreakdownTable({
   return (
     <div>
       <Group justify="space-between" mb={4}>
-        <Text fw={600}>By {title.toLowerCase()}</Text>
+        <div>
+          <Text fw={600}>By {title.toLowerCase()}</Text>
+          {note && (
+            <Text size="xs" c="dimmed">
+              {note}
+            </Text>
+          )}
+        </div>
         <Button size="compact-xs" variant="default" onClick={exportCsv} className="no-print">
           Export CSV
         </Button>

@@ -27,6 +27,8 @@ const TABLES: [ReportDimension, string][] = [
   ['bot', 'Bot vs manual'],
 ];
 const DIMS = TABLES.map(([d]) => d);
+/** The breakdowns read in the trader's time zone. */
+const ZONED: ReadonlySet<ReportDimension> = new Set(['weekday', 'hour']);
 
 export function ReportsPage() {
   const [filters, setFilters] = useState<ReportFilters>({
@@ -120,6 +122,7 @@ export function ReportsPage() {
                   decimals={s.currency_decimals}
                   currency={s.currency}
                   fileName={`report-${dim}.csv`}
+                  note={ZONED.has(dim) ? `Times in ${breakdowns.data.time_zone}` : undefined}
                 />
               ))}
             </SimpleGrid>

@@ -1,8 +1,9 @@
 import { Anchor, Card, Stack, Text, Title } from '@mantine/core';
 import { IconCamera } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { TimeZoneCard } from './TimeZoneCard';
 
-/** Settings: the way to the chart snapshot templates (spec: Settings). */
+/** Settings: the trader's time zone and the way to the chart snapshot templates (spec: Settings). */
 export function SettingsPage() {
   return (
     <Stack gap="md" maw={720}>
@@ -20,6 +21,7 @@ export function SettingsPage() {
           </Text>
         </Stack>
       </Card>
+      <TimeZoneCard />
     </Stack>
   );
 }
