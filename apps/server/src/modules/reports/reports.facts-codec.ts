@@ -59,6 +59,16 @@ const enum Form {
 }
 
 const BYTES: Record<Form, number> = { 0: 8, 1: 4, 2: 4, 3: 4, 4: 1, 5: 2, 6: 4 };
+/** The typed array each form is written and read through. */
+const ARRAY_OF = {
+  0: Float64Array,
+  1: Int32Array,
+  2: Uint32Array,
+  3: Uint32Array,
+  4: Uint8Array,
+  5: Uint16Array,
+  6: Uint32Array,
+} as const satisfies Record<Form, unknown>;
 
 type Codes = Uint8Array | Uint16Array | Uint32Array;
 
@@ -191,16 +201,7 @@ export function encodeFacts(trades: readonly FactTrade[]): { data: Uint8Array; t
           : form === Form.I32
             ? col.map((v) => (Number.isNaN(v) ? INT32_MIN : v))
             : col;
-    const Type = {
-      0: Float64Array,
-      1: Int32Array,
-      2: Uint32Array,
-      3: Uint32Array,
-      4: Uint8Array,
-      5: Uint16Array,
-      6: Uint32Array,
-    }[form];
-    new Type(data.buffer, at, n).set(stored);
+    new ARRAY_OF[form](data.buffer, at, n).set(stored);
     at += pad8(BYTES[form] * n);
   }
   data.set(flags, at);
@@ -258,16 +259,7 @@ export function decodeFacts(blob: Uint8Array): FactColumns {
   const forms = Array.from({ length: 9 }, (_, k) => b[16 + k]! as Form);
   let at = b.byteOffset + HEADER;
   const raw = (form: Form) => {
-    const Type = {
-      0: Float64Array,
-      1: Int32Array,
-      2: Uint32Array,
-      3: Uint32Array,
-      4: Uint8Array,
-      5: Uint16Array,
-      6: Uint32Array,
-    }[form];
-    const col = new Type(b.buffer as ArrayBuffer, at, n);
+    const col = new ARRAY_OF[form](b.buffer as ArrayBuffer, at, n);
     at += pad8(BYTES[form] * n);
     return col;
   };
