@@ -122,6 +122,32 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
   }
 
   /** Runs the strategy on one closed bar of `symbol`; false when the bar is not at the broker yet. */
+  /** The strategy's window of closed bars up to the bar that opened at `bar`, from the candle store. */
+  function windowOf(f: RunFacts, symbol: string, bar: number) {
+    const barMs = TIMEFRAME_MS[f.timeframe];
+    return candleStore(ctx).series({
+      userId: f.user.id,
+      accountId: f.account.id,
+      symbol,
+      timeframe: f.timeframe as Exclude<CandleTimeframe, 'MN1'>,
+      fromMs: bar - cfg.historyBars * barMs - WINDOW_SLACK_MS,
+      toMs: bar + barMs,
+    });
+  }
+
+  /**
+   * Reads each symbol's window once before the first bar closes, so that the store holds its months
+   * and the first decision, like every later one, asks the source only for the new bar (the first
+   * read of a window costs a second or more). A failure here is left to the bar loop to meet.
+   */
+  async function warmUp(f: RunFacts) {
+    const bar = lastClosedBarOpen(f.clock(), TIMEFRAME_MS[f.timeframe]);
+    for (const symbol of f.symbols) {
+      if (ended()) return;
+      await windowOf(f, symbol, bar).catch(() => undefined);
+    }
+  }
+
   async function onBar(
     f: RunFacts,
     stops: StopWatch,
@@ -131,14 +157,7 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
     detectedAt: number,
   ) {
     const barMs = TIMEFRAME_MS[f.timeframe];
-    const series = await candleStore(ctx).series({
-      userId: f.user.id,
-      accountId: f.account.id,
-      symbol,
-      timeframe: f.timeframe as Exclude<CandleTimeframe, 'MN1'>,
-      fromMs: bar - cfg.historyBars * barMs - WINDOW_SLACK_MS,
-      toMs: bar + barMs,
-    });
+    const series = await windowOf(f, symbol, bar);
     const n = series.close.length;
     if (!n || series.time[n - 1]! < bar) return now > bar + barMs + BAR_GRACE_MS;
     const from = Math.max(0, n - cfg.historyBars);
@@ -284,6 +303,7 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
         'info',
         `Strategy loaded (${sandbox.style}); waiting for the next ${f.timeframe} bar to close.`,
       );
+      await warmUp(f);
       await loop(f, stopWatch(ctx, runId, f.armedStops));
     } catch (e) {
       if (!ended()) {
