@@ -42,4 +42,16 @@ await build({
   logLevel: 'warning',
 });
 
+// A large broker statement is read on a worker thread of its own (parse-off-thread.ts).
+await build({
+  entryPoints: ['src/modules/statement-import/parsers/parse-worker.ts'],
+  outfile: path.join(outdir, 'statement-parse-worker.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  alias: { '@tradedesk/domain': '../../packages/domain/src/index.ts' },
+  logLevel: 'warning',
+});
+
 cpSync('src/modules/bots/templates', path.join(outdir, 'templates'), { recursive: true });

@@ -8,7 +8,7 @@ import type { AuthUser } from '../../request-context';
 import { accountsRepo } from '../accounts/accounts.repo';
 import { brokerRegistry } from '../../brokers/registry';
 import { tradeSync } from '../trade-sync/trade-sync';
-import { parseStatement } from './parsers/detect';
+import { parseStatementOffThread } from './parsers/parse-off-thread';
 import { planStatement, previewRows } from './statement-import.plan';
 import { matchTrades, writeTrades } from './statement-import.writer';
 
@@ -52,7 +52,7 @@ function build(ctx: AppContext) {
     if (!file || file.length === 0) throw badRequest({ file: [STATEMENT_MESSAGES.noFile] });
     if (q.time_zone !== undefined && !isStatementZone(q.time_zone))
       throw badRequest({ time_zone: [STATEMENT_MESSAGES.badZone] });
-    const parsed = parseStatement(file);
+    const parsed = await parseStatementOffThread(file);
     if (!parsed) throw badRequest({ file: [STATEMENT_MESSAGES.unknownFormat] });
     if (!parsed.deals.length && !parsed.cash.length)
       throw badRequest({ file: [STATEMENT_MESSAGES.noTrades] });
