@@ -1,3 +1,4 @@
+import { isTimeZone } from '@tradedesk/domain';
 import { z } from 'zod';
 import { HISTORY_MESSAGES, parseHistoryBound } from './history';
 
@@ -35,15 +36,6 @@ export const REPORT_MESSAGES = {
   badTargets: 'Targets must be one to five R levels between 0.1 and 20, separated by commas, such as 1,2,3.',
   badPage: 'Limit must be a whole number from 1 to 5000 and offset a whole number from 0.',
 } as const;
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const bound = z
   .string()
