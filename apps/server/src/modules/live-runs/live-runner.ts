@@ -22,7 +22,7 @@ import { candleStore } from '../../market/candle-store';
 import { LiveSandboxError, startLiveSandbox, type LiveSandbox } from '../../sandbox/live-host';
 import type { LivePosition } from '../../sandbox/protocol';
 import { positionsService } from '../trades/positions.service';
-import { executeBarOrders, type OrderScope } from './live-orders';
+import { executeBarOrders, type BarOutcome, type OrderScope } from './live-orders';
 import { stopWatch, type StopWatch } from './live-stops';
 import { finishRun, loadRunFacts, type RunFacts } from './live-run-finish';
 import { liveRunEvents } from './live-run-events';
@@ -115,13 +115,12 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
     onEntry,
   });
 
-  async function countOrders(outcome: { placed: number; refused: number; dailyLossHit?: string }) {
+  async function countOrders(outcome: BarOutcome) {
     if (outcome.placed || outcome.refused) await repo.bumpCounts(runId, outcome.placed, outcome.refused);
     if (outcome.dailyLossHit)
       request('STOPPED', `The account's daily-loss rule was hit: ${outcome.dailyLossHit}`);
   }
 
-  /** Runs the strategy on one closed bar of `symbol`; false when the bar is not at the broker yet. */
   /** The strategy's window of closed bars up to the bar that opened at `bar`, from the candle store. */
   function windowOf(f: RunFacts, symbol: string, bar: number) {
     const barMs = TIMEFRAME_MS[f.timeframe];
@@ -148,6 +147,7 @@ export function startRunner(ctx: AppContext, runId: string, resumed: boolean, ho
     }
   }
 
+  /** Runs the strategy on one closed bar of `symbol`; false when the bar is not at the broker yet. */
   async function onBar(
     f: RunFacts,
     stops: StopWatch,
