@@ -64,6 +64,17 @@ export function reportsRepo(db: Db) {
     return q;
   }
 
+  /** Stored, non-empty M1 chunks of these sources and months that the user may read (theirs or shared). */
+  function m1Months(userId: string, sources: string[], months: string[]) {
+    return db
+      .selectFrom('candle_chunks')
+      .where('source', 'in', sources)
+      .where('timeframe', '=', 'M1')
+      .where('month', 'in', months)
+      .where('bar_count', '>', 0)
+      .where((eb) => eb.or([eb('user_id', 'is', null), eb('user_id', '=', userId)]));
+  }
+
   return {
     /**
      * The months of these accounts' copies from `fromMonth` to `toMonth` (inclusive, either open),
@@ -146,15 +157,9 @@ export function reportsRepo(db: Db) {
      */
     async m1Stamps(userId: string, sources: string[], symbols: string[], months: string[]) {
       if (sources.length === 0 || symbols.length === 0 || months.length === 0) return [];
-      const rows = await db
-        .selectFrom('candle_chunks')
+      const rows = await m1Months(userId, sources, months)
         .select(['source', 'symbol', 'month', 'version', 'updated_at'])
-        .where('source', 'in', sources)
         .where('symbol', 'in', symbols)
-        .where('timeframe', '=', 'M1')
-        .where('month', 'in', months)
-        .where('bar_count', '>', 0)
-        .where((eb) => eb.or([eb('user_id', 'is', null), eb('user_id', '=', userId)]))
         .execute();
       return rows.map((r) => ({ ...r, version: Number(r.version) }));
     },
@@ -187,15 +192,9 @@ export function reportsRepo(db: Db) {
     /** Stored M1 chunks of `symbol` from these sources, for the months given (the user's or shared). */
     async m1Chunks(userId: string, sources: string[], symbol: string, months: string[]) {
       if (months.length === 0) return [];
-      return db
-        .selectFrom('candle_chunks')
+      return m1Months(userId, sources, months)
         .select(['source', 'month', 'data'])
-        .where('source', 'in', sources)
         .where('symbol', '=', symbol)
-        .where('timeframe', '=', 'M1')
-        .where('month', 'in', months)
-        .where('bar_count', '>', 0)
-        .where((eb) => eb.or([eb('user_id', 'is', null), eb('user_id', '=', userId)]))
         .orderBy('month')
         .execute();
     },
