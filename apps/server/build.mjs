@@ -1,6 +1,5 @@
 // Bundles the server and the workspace packages into one ESM file; npm dependencies stay external.
-// The strategy sandbox worker is a second, self-contained bundle: its process may read only that file
-// and Pyodide's folder, so nothing it needs may stay external.
+// The workers that run apart from it are separate, self-contained bundles (below).
 import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -30,28 +29,25 @@ const result = await build({
 const leaked = Object.keys(result.metafile.inputs).filter((f) => /src\/(testing|test)\//.test(f));
 if (leaked.length > 0) throw new Error(`test-only files in the production build: ${leaked.join(', ')}`);
 
-await build({
-  entryPoints: ['src/sandbox/worker.ts'],
-  outfile: path.join(outdir, 'sandbox-worker.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  loader: { '.py': 'text' },
-  alias: { '@tradedesk/domain': '../../packages/domain/src/index.ts' },
-  logLevel: 'warning',
-});
-
-// A large broker statement is read on a worker thread of its own (parse-off-thread.ts).
-await build({
-  entryPoints: ['src/modules/statement-import/parsers/parse-worker.ts'],
-  outfile: path.join(outdir, 'statement-parse-worker.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  alias: { '@tradedesk/domain': '../../packages/domain/src/index.ts' },
-  logLevel: 'warning',
-});
+// Bundles that run apart from the server, each self-contained: the strategy sandbox worker (its
+// process may read only that file and Pyodide's folder) and the statement parser's worker thread
+// (parse-off-thread.ts). src/lib/bundled-entry.ts builds the same bundles, with the same options,
+// when the server runs from source.
+for (const [entry, file, loader] of [
+  ['src/sandbox/worker.ts', 'sandbox-worker.mjs', { '.py': 'text' }],
+  ['src/modules/statement-import/parsers/parse-worker.ts', 'statement-parse-worker.mjs', undefined],
+]) {
+  await build({
+    entryPoints: [entry],
+    outfile: path.join(outdir, file),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    ...(loader ? { loader } : {}),
+    alias: { '@tradedesk/domain': '../../packages/domain/src/index.ts' },
+    logLevel: 'warning',
+  });
+}
 
 cpSync('src/modules/bots/templates', path.join(outdir, 'templates'), { recursive: true });

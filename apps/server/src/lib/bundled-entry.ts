@@ -23,8 +23,8 @@ export interface BundledEntry {
 
 const built = new Map<string, Promise<string>>();
 
-/** The esbuild options of an entry's bundle (build.mjs uses the same). */
-export function bundleOptions(entry: BundledEntry, outfile: string) {
+/** The esbuild options of an entry's bundle: the ones build.mjs writes the built server's with. */
+function bundleOptions(entry: BundledEntry, outfile: string) {
   return {
     entryPoints: [path.join(srcDir, entry.source)],
     outfile,

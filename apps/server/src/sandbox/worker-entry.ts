@@ -5,10 +5,8 @@
  */
 import { bundledEntry, type BundledEntry } from '../lib/bundled-entry';
 
-export const WORKER_FILE = 'sandbox-worker.mjs';
-
-export const SANDBOX_WORKER: BundledEntry = {
-  file: WORKER_FILE,
+const SANDBOX_WORKER: BundledEntry = {
+  file: 'sandbox-worker.mjs',
   source: 'sandbox/worker.ts',
   loader: { '.py': 'text' },
 };

@@ -10,7 +10,7 @@ import type { ParsedStatement } from './types';
 
 export const INLINE_MAX_BYTES = 256 * 1024;
 
-export const PARSE_WORKER: BundledEntry = {
+const PARSE_WORKER: BundledEntry = {
   file: 'statement-parse-worker.mjs',
   source: 'modules/statement-import/parsers/parse-worker.ts',
 };
